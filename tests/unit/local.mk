@@ -10,6 +10,7 @@
 
 UNIT_TESTS = \
 	tests/unit/test_sim \
+	tests/unit/test_arch \
 	tests/unit/test_branchpred
 
 UNIT_CPPFLAGS = -I$(top_srcdir) -I$(top_srcdir)/tests/unit
@@ -20,6 +21,11 @@ tests_unit_test_sim_SOURCES = tests/unit/test_sim.c tests/unit/unit_check.h \
 tests_unit_test_sim_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_sim_CFLAGS = $(UNIT_CFLAGS)
 
+tests_unit_test_arch_SOURCES = tests/unit/test_arch.c tests/unit/unit_check.h \
+	cg_arch.c cg_arch.h cg_sim.h
+tests_unit_test_arch_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_arch_CFLAGS = $(UNIT_CFLAGS)
+
 tests_unit_test_branchpred_SOURCES = tests/unit/test_branchpred.c \
 	tests/unit/unit_check.h cg_branchpred.c cg_branchpred.h
 tests_unit_test_branchpred_CPPFLAGS = $(UNIT_CPPFLAGS)
@@ -28,12 +34,18 @@ tests_unit_test_branchpred_CFLAGS = $(UNIT_CFLAGS)
 if BUILD_X86
 UNIT_TESTS += \
 	tests/unit/test_sim32 \
+	tests/unit/test_arch32 \
 	tests/unit/test_branchpred32
 
 tests_unit_test_sim32_SOURCES = $(tests_unit_test_sim_SOURCES)
 tests_unit_test_sim32_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_sim32_CFLAGS = $(UNIT_CFLAGS) -m32
 tests_unit_test_sim32_LDFLAGS = -m32
+
+tests_unit_test_arch32_SOURCES = $(tests_unit_test_arch_SOURCES)
+tests_unit_test_arch32_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_arch32_CFLAGS = $(UNIT_CFLAGS) -m32
+tests_unit_test_arch32_LDFLAGS = -m32
 
 tests_unit_test_branchpred32_SOURCES = $(tests_unit_test_branchpred_SOURCES)
 tests_unit_test_branchpred32_CPPFLAGS = $(UNIT_CPPFLAGS)
