@@ -46,6 +46,9 @@
 #include "pub_tool_hashtable.h"
 
 #include "cachegrind.h"
+#include "cg_arch.h"
+#include "cg_branchpred.h"
+#include "cg_sim.h"
 
 /* Set to 1 to trace instrumentation decisions on the log. */
 #define CG_DEBUG 0
@@ -58,32 +61,49 @@ static const HChar *clo_out_file = "cachegrind.out.%p";
 static Bool clo_cache_sim = False;
 static Bool clo_branch_sim = False;
 static Bool clo_instr_at_start = True;
+static struct cg_cache_config clo_I1 = CG_CACHE_UNSET;
+static struct cg_cache_config clo_D1 = CG_CACHE_UNSET;
+static struct cg_cache_config clo_LL = CG_CACHE_UNSET;
 
 /* Whether superblocks are being instrumented now (client requests). */
 static Bool instr_enabled = True;
+
+/* Parses the value of --I1/--D1/--LL/--L2 into *cfg; a bad one is fatal
+   with the reference's messages. */
+static void cg_parse_cache_opt(const HChar *arg, const HChar *value,
+                               struct cg_cache_config *cfg)
+{
+   const char *msg;
+   switch (cg_arch_parse_cache_opt(value, cfg, &msg)) {
+   case CG_CACHE_OPT_OK:
+      return;
+   case CG_CACHE_OPT_BAD_ARGUMENT:
+      break;
+   case CG_CACHE_OPT_OVERFLOW:
+      VG_(fmsg_bad_option)(arg, "%s\n", msg);
+      return;
+   case CG_CACHE_OPT_INVALID:
+      VG_(fmsg)("%s\n", msg);
+      break;
+   }
+   VG_(fmsg_bad_option)(arg, CG_ARCH_ERR_BAD_ARGUMENT "\n", value);
+}
 
 static Bool cg_process_cmd_line_option(const HChar *arg)
 {
    const HChar *str;
 
-   if VG_STR_CLO(arg, "--cachegrind-out-file", clo_out_file) {}
-   else if VG_BOOL_CLO(arg, "--cache-sim", clo_cache_sim) {
-      if (clo_cache_sim)
-         VG_(fmsg_bad_option)(arg, "the cache simulation is not available "
-                              "in this build yet\n");
-   }
-   else if VG_BOOL_CLO(arg, "--branch-sim", clo_branch_sim) {
-      if (clo_branch_sim)
-         VG_(fmsg_bad_option)(arg, "the branch-prediction simulation is not "
-                              "available in this build yet\n");
-   }
+   /* The cache options first, as in the reference. */
+   if (VG_STR_CLO(arg, "--I1", str))
+      cg_parse_cache_opt(arg, str, &clo_I1);
+   else if (VG_STR_CLO(arg, "--D1", str))
+      cg_parse_cache_opt(arg, str, &clo_D1);
+   else if (VG_STR_CLO(arg, "--LL", str) || VG_STR_CLO(arg, "--L2", str))
+      cg_parse_cache_opt(arg, str, &clo_LL);
+   else if VG_STR_CLO(arg, "--cachegrind-out-file", clo_out_file) {}
+   else if VG_BOOL_CLO(arg, "--cache-sim", clo_cache_sim) {}
+   else if VG_BOOL_CLO(arg, "--branch-sim", clo_branch_sim) {}
    else if VG_BOOL_CLO(arg, "--instr-at-start", clo_instr_at_start) {}
-   else if (VG_STR_CLO(arg, "--I1", str) || VG_STR_CLO(arg, "--D1", str)
-            || VG_STR_CLO(arg, "--LL", str) || VG_STR_CLO(arg, "--L2", str)) {
-      VG_(fmsg_bad_option)(arg, "the cache simulation (and its geometry "
-                           "options) is not available in this build yet: "
-                           "'%s' cannot be used\n", str);
-   }
    else
       return False;
    return True;
@@ -363,6 +383,85 @@ static void cg_fold_all(void)
 }
 
 /*------------------------------------------------------------*/
+/*--- Simulation: run-time helpers                         ---*/
+/*------------------------------------------------------------*/
+
+/* The simulated caches and branch predictors.  Owner: this file; set up by
+   cg_post_clo_init when the simulations are on, used until exit. */
+static struct cg_cache cache_I1, cache_D1, cache_LL;
+static struct cg_condpred cond_predictor;
+static struct cg_indpred ind_predictor;
+
+/* The smallest of the three line sizes, the largest data access simulated:
+   bigger ones (x87 state saves, fxsave) are clamped to it so that no
+   access spans more than two lines. */
+static Int min_line_size = 0;
+
+/* Required by cg_sim: an access that spans more than two lines. */
+void cg_sim_straddle_panic(cg_addr_t addr, unsigned size,
+                           cg_addr_t first_block, cg_addr_t last_block)
+{
+   VG_(printf)("addr: %lx  size: %u  blocks: %lu %lu", (UWord)addr, size,
+               (UWord)first_block, (UWord)last_block);
+   VG_(tool_panic)("item straddles more than two cache sets");
+   __builtin_unreachable();
+}
+
+/* The helpers below only count misses: accesses and branches are counted
+   by the group counters, except for guarded accesses, which may not
+   happen. */
+
+/* An access through a first-level cache and, on a miss there, LL. */
+static inline void cg_access(struct cg_cache *l1, Addr addr, UChar size,
+                             CgCacheCC *cc)
+{
+   if (cg_cache_ref(l1, addr, size)) {
+      cc->m1++;
+      if (cg_cache_ref(&cache_LL, addr, size))
+         cc->mL++;
+   }
+}
+
+static VG_REGPARM(1) void cg_h_fetch(const CgInstr *i)
+{
+   cg_access(&cache_I1, i->addr, i->len, &i->cc->Ir);
+}
+
+static VG_REGPARM(3) void cg_h_read(CgLineCC *cc, Addr ea, UWord size)
+{
+   cg_access(&cache_D1, ea, (UChar)size, &cc->Dr);
+}
+
+static VG_REGPARM(3) void cg_h_write(CgLineCC *cc, Addr ea, UWord size)
+{
+   cg_access(&cache_D1, ea, (UChar)size, &cc->Dw);
+}
+
+static VG_REGPARM(3) void cg_h_read_guarded(CgLineCC *cc, Addr ea, UWord size)
+{
+   cc->Dr.a++;
+   cg_h_read(cc, ea, size);
+}
+
+static VG_REGPARM(3) void cg_h_write_guarded(CgLineCC *cc, Addr ea, UWord size)
+{
+   cc->Dw.a++;
+   cg_h_write(cc, ea, size);
+}
+
+static VG_REGPARM(2) void cg_h_cond_branch(const CgInstr *i, UWord taken)
+{
+   if (cg_condpred_predict_and_update(&cond_predictor, i->addr, (int)taken))
+      i->cc->Bc.mp++;
+}
+
+static VG_REGPARM(2) void cg_h_ind_branch(const CgInstr *i, UWord target)
+{
+   if (cg_indpred_predict_and_update(&ind_predictor, i->addr, target))
+      i->cc->Bi.mp++;
+}
+
+/*------------------------------------------------------------*/
 /*--- Instrumentation                                      ---*/
 /*------------------------------------------------------------*/
 
@@ -407,6 +506,11 @@ typedef struct {
    UInt instr_i;                /* next free record in sbi->instrs */
    CgEvent events[N_EVENTS];
    Int events_used;
+   /* The line of the last instruction fetch simulated in this block: a
+      fetch within it hits the most recently used way and changes nothing,
+      so it is not simulated again. */
+   Bool have_last_iblock;
+   Addr last_iblock;
    /* Per group, while instrumenting: the IRConst holding the group's
       counter address (patched once the group array exists) and its
       targets (counter addresses) in order. */
@@ -465,11 +569,82 @@ static void cg_emit_group_count(CgState *cgs)
    cg_scratch_push(&cgs->group_consts, (UWord)c);
 }
 
+/* Emits a call of a run-time helper; with a guard, the call only happens
+   when the guard (an Ity_I1 atom) holds. */
+static void cg_emit_call(CgState *cgs, const HChar *name, void *fn,
+                         Int regparms, IRExpr **args, IRAtom *guard)
+{
+   IRDirty *di = unsafeIRDirty_0_N(regparms, name,
+                                   VG_(fnptr_to_fnentry)(fn), args);
+   if (guard)
+      di->guard = guard;
+   addStmtToIRSB(cgs->sb_out, IRStmt_Dirty(di));
+}
+
+static IRExpr *cg_ptr(CgState *cgs, const void *p)
+{
+   return cg_hword_const(cgs, (HWord)p, NULL);
+}
+
+/* The fetch of an instruction, unless it is known to hit the most recently
+   used way of I1 (the same single line as the previous fetch of this
+   block). */
+static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
+{
+   Addr first = inode->addr >> cache_I1.line_bits;
+   Addr last = (inode->addr + inode->len - 1) >> cache_I1.line_bits;
+   Bool known_hit = cgs->have_last_iblock && first == last
+                    && first == cgs->last_iblock;
+
+   cgs->have_last_iblock = True;
+   cgs->last_iblock = last;
+   if (known_hit)
+      return;
+   cg_emit_call(cgs, "cg_h_fetch", cg_h_fetch, 1,
+                mkIRExprVec_1(cg_ptr(cgs, inode)), NULL);
+}
+
+/* Emits the simulation of the queued events, in program order. */
+static void cg_emit_simulation(CgState *cgs)
+{
+   for (Int i = 0; i < cgs->events_used; i++) {
+      const CgEvent *ev = &cgs->events[i];
+      switch (ev->kind) {
+      case EV_IR:
+         if (clo_cache_sim)
+            cg_emit_fetch(cgs, ev->inode);
+         break;
+      case EV_DR:
+      case EV_DM:
+         cg_emit_call(cgs, "cg_h_read", cg_h_read, 3,
+                      mkIRExprVec_3(cg_ptr(cgs, ev->inode->cc), ev->atom,
+                                    cg_hword_const(cgs, ev->size, NULL)),
+                      NULL);
+         break;
+      case EV_DW:
+         cg_emit_call(cgs, "cg_h_write", cg_h_write, 3,
+                      mkIRExprVec_3(cg_ptr(cgs, ev->inode->cc), ev->atom,
+                                    cg_hword_const(cgs, ev->size, NULL)),
+                      NULL);
+         break;
+      case EV_BC:
+         cg_emit_call(cgs, "cg_h_cond_branch", cg_h_cond_branch, 2,
+                      mkIRExprVec_2(cg_ptr(cgs, ev->inode), ev->atom), NULL);
+         break;
+      case EV_BI:
+         cg_emit_call(cgs, "cg_h_ind_branch", cg_h_ind_branch, 2,
+                      mkIRExprVec_2(cg_ptr(cgs, ev->inode), ev->atom), NULL);
+         break;
+      }
+   }
+}
+
 /* Emits the code for the queued events and empties the queue. */
 static void cg_flush_events(CgState *cgs)
 {
    if (cgs->events_used == 0)
       return;
+   cg_emit_simulation(cgs);
    for (Int i = 0; i < cgs->events_used; i++)
       cg_scratch_push(&cgs->targets, (UWord)cg_event_counter(&cgs->events[i]));
    cg_scratch_push(&cgs->group_ends, cgs->targets.used);
@@ -495,8 +670,10 @@ static CgEvent *cg_new_event(CgState *cgs, CgEventKind kind, CgInstr *inode)
    for --stats, the simulation does not depend on it). */
 static Bool cg_instr_is_nox(Addr addr, UInt len)
 {
-   /* Without the cache simulation the line size bits are 0. */
-   return (addr >> 0) == ((addr + len - 1) >> 0);
+   /* Without the cache simulation the geometry is all zeros. */
+   UInt bits = cache_I1.line_bits;
+   return (addr >> bits) == ((addr + len - 1) >> bits)
+          && cache_I1.line_size == cache_LL.line_size;
 }
 
 static void cg_add_event_Ir(CgState *cgs, CgInstr *inode)
@@ -514,6 +691,7 @@ static void cg_add_event_Dr(CgState *cgs, CgInstr *inode, Int size,
    tl_assert(isIRAtom(ea));
    if (!clo_cache_sim)
       return;
+   tl_assert(size >= 1 && size <= min_line_size);
    CgEvent *ev = cg_new_event(cgs, EV_DR, inode);
    ev->size = size;
    ev->atom = ea;
@@ -525,6 +703,7 @@ static void cg_add_event_Dw(CgState *cgs, CgInstr *inode, Int size,
    tl_assert(isIRAtom(ea));
    if (!clo_cache_sim)
       return;
+   tl_assert(size >= 1 && size <= min_line_size);
    /* A write right after a read of the same size, address atom and
       instruction is a read-modify-write: it counts as one read. */
    if (cgs->events_used > 0) {
@@ -565,10 +744,18 @@ static void cg_add_event_D_guarded(CgState *cgs, CgInstr *inode, Int size,
    tl_assert(isIRAtom(ea) && isIRAtom(guard));
    if (!clo_cache_sim)
       return;
+   tl_assert(size >= 1 && size <= min_line_size);
    /* Merging guarded accesses into the queue is not worth it: flush,
       then handle this one on its own, as the reference does. */
    cg_flush_events(cgs);
-   tl_assert(0 && "cache simulation not built");
+   IRExpr **args = mkIRExprVec_3(cg_ptr(cgs, inode->cc), ea,
+                                 cg_hword_const(cgs, size, NULL));
+   if (is_write)
+      cg_emit_call(cgs, "cg_h_write_guarded", cg_h_write_guarded, 3, args,
+                   guard);
+   else
+      cg_emit_call(cgs, "cg_h_read_guarded", cg_h_read_guarded, 3, args,
+                   guard);
 }
 
 /* The record of the next instruction of the superblock. */
@@ -595,10 +782,6 @@ static CgInstr *cg_do_IMark(CgState *cgs, const IRStmt *st)
    cg_add_event_Ir(cgs, inode);
    return inode;
 }
-
-/* Largest simulated data access: bigger ones (x87 state saves, fxsave)
-   are clamped so that no access spans more than two lines. */
-static Int min_line_size = 0;
 
 static Int cg_clamp(Int size)
 {
@@ -857,6 +1040,7 @@ static IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
    cgs->sbi = cg_new_sb(vge->base[0], n_instrs);
    cgs->instr_i = 0;
    cgs->events_used = 0;
+   cgs->have_last_iblock = False;
    cgs->group_consts.used = 0;
    cgs->group_ends.used = 0;
    cgs->targets.used = 0;
@@ -1497,8 +1681,91 @@ static void cg_fini(Int exitcode)
       cg_print_stats();
 }
 
+/* cg_arch's message sink: one line per call. */
+static void cg_print_arch_msg(void *ctx, enum cg_msg_level level,
+                              const char *line)
+{
+   if (level == CG_MSG_USER)
+      VG_(umsg)("%s\n", line);
+   else
+      VG_(dmsg)("%s\n", line);
+}
+
+static enum cg_arch cg_guest_arch(void)
+{
+#if defined(VGA_amd64)
+   return CG_ARCH_AMD64;
+#elif defined(VGA_x86)
+   return CG_ARCH_X86;
+#else
+#  error "cachegrind-ng supports amd64 and x86 guests"
+#endif
+}
+
+static void cg_init_cache(struct cg_cache *c, const struct cg_cache_config *cfg,
+                          const HChar *cost_centre)
+{
+   uintptr_t *tags = VG_(malloc)(cost_centre, cg_cache_tag_bytes(cfg));
+   cg_cache_init(c, cfg, tags);
+}
+
+/* Configures and creates the three caches (spec 7): auto-detection from the
+   core's host information, defaults, options, validation. */
+static void cg_configure_caches(void)
+{
+   VexArch arch;
+   VexArchInfo vai;
+   struct cg_cache_config I1, D1, LL;
+
+   VG_(machine_get_VexArchInfo)(&arch, &vai);
+   const VexCacheInfo *vci = &vai.hwcache_info;
+   struct cg_hwcache *hw = VG_(malloc)("cg.main.hwcache",
+                                       (vci->num_caches + 1) * sizeof *hw);
+   for (UInt i = 0; i < vci->num_caches; i++) {
+      const VexCache *vc = &vci->caches[i];
+      hw[i].kind = vc->kind == INSN_CACHE   ? CG_HWCACHE_INSN
+                 : vc->kind == DATA_CACHE   ? CG_HWCACHE_DATA
+                                            : CG_HWCACHE_UNIFIED;
+      hw[i].level = vc->level;
+      hw[i].size = vc->sizeB;
+      hw[i].line_size = vc->line_sizeB;
+      hw[i].assoc = vc->assoc;
+      hw[i].is_trace_cache = vc->is_trace_cache;
+   }
+   struct cg_hwcache_info info = { vci->num_levels, vci->num_caches, hw };
+
+   Int ok = cg_arch_configure(cg_guest_arch(), &info, &clo_I1, &clo_D1,
+                              &clo_LL, VG_(clo_verbosity), cg_print_arch_msg,
+                              NULL, &I1, &D1, &LL);
+   VG_(free)(hw);
+   if (ok != 0
+       || cg_arch_check_min_line_size(&I1, &D1, &LL,
+                                      VG_(machine_get_size_of_largest_guest_register)(),
+                                      cg_print_arch_msg, NULL) != 0)
+      VG_(exit)(1);
+
+   min_line_size = I1.line_size;
+   if (D1.line_size < min_line_size)
+      min_line_size = D1.line_size;
+   if (LL.line_size < min_line_size)
+      min_line_size = LL.line_size;
+   cg_init_cache(&cache_I1, &I1, "cg.sim.I1");
+   cg_init_cache(&cache_D1, &D1, "cg.sim.D1");
+   cg_init_cache(&cache_LL, &LL, "cg.sim.LL");
+   desc_I1 = cache_I1.desc;
+   desc_D1 = cache_D1.desc;
+   desc_LL = cache_LL.desc;
+}
+
 static void cg_post_clo_init(void)
 {
+   if (clo_cache_sim)
+      cg_configure_caches();
+   if (clo_branch_sim) {
+      UInt z = cg_arch_branch_zero_bits(cg_guest_arch());
+      cg_condpred_init(&cond_predictor, z);
+      cg_indpred_init(&ind_predictor, z);
+   }
    instr_enabled = clo_instr_at_start;
    sb_table = VG_(HT_construct)("cg.main.sbtable");
 }
