@@ -46,6 +46,9 @@
 #include "pub_tool_hashtable.h"
 
 #include "cachegrind.h"
+#include "cg_arch.h"
+#include "cg_branchpred.h"
+#include "cg_sim.h"
 
 /* Set to 1 to trace instrumentation decisions on the log. */
 #define CG_DEBUG 0
@@ -58,32 +61,49 @@ static const HChar *clo_out_file = "cachegrind.out.%p";
 static Bool clo_cache_sim = False;
 static Bool clo_branch_sim = False;
 static Bool clo_instr_at_start = True;
+static struct cg_cache_config clo_I1 = CG_CACHE_UNSET;
+static struct cg_cache_config clo_D1 = CG_CACHE_UNSET;
+static struct cg_cache_config clo_LL = CG_CACHE_UNSET;
 
 /* Whether superblocks are being instrumented now (client requests). */
 static Bool instr_enabled = True;
+
+/* Parses the value of --I1/--D1/--LL/--L2 into *cfg; a bad one is fatal
+   with the reference's messages. */
+static void cg_parse_cache_opt(const HChar *arg, const HChar *value,
+                               struct cg_cache_config *cfg)
+{
+   const char *msg;
+   switch (cg_arch_parse_cache_opt(value, cfg, &msg)) {
+   case CG_CACHE_OPT_OK:
+      return;
+   case CG_CACHE_OPT_BAD_ARGUMENT:
+      break;
+   case CG_CACHE_OPT_OVERFLOW:
+      VG_(fmsg_bad_option)(arg, "%s\n", msg);
+      return;
+   case CG_CACHE_OPT_INVALID:
+      VG_(fmsg)("%s\n", msg);
+      break;
+   }
+   VG_(fmsg_bad_option)(arg, CG_ARCH_ERR_BAD_ARGUMENT "\n", value);
+}
 
 static Bool cg_process_cmd_line_option(const HChar *arg)
 {
    const HChar *str;
 
-   if VG_STR_CLO(arg, "--cachegrind-out-file", clo_out_file) {}
-   else if VG_BOOL_CLO(arg, "--cache-sim", clo_cache_sim) {
-      if (clo_cache_sim)
-         VG_(fmsg_bad_option)(arg, "the cache simulation is not available "
-                              "in this build yet\n");
-   }
-   else if VG_BOOL_CLO(arg, "--branch-sim", clo_branch_sim) {
-      if (clo_branch_sim)
-         VG_(fmsg_bad_option)(arg, "the branch-prediction simulation is not "
-                              "available in this build yet\n");
-   }
+   /* The cache options first, as in the reference. */
+   if (VG_STR_CLO(arg, "--I1", str))
+      cg_parse_cache_opt(arg, str, &clo_I1);
+   else if (VG_STR_CLO(arg, "--D1", str))
+      cg_parse_cache_opt(arg, str, &clo_D1);
+   else if (VG_STR_CLO(arg, "--LL", str) || VG_STR_CLO(arg, "--L2", str))
+      cg_parse_cache_opt(arg, str, &clo_LL);
+   else if VG_STR_CLO(arg, "--cachegrind-out-file", clo_out_file) {}
+   else if VG_BOOL_CLO(arg, "--cache-sim", clo_cache_sim) {}
+   else if VG_BOOL_CLO(arg, "--branch-sim", clo_branch_sim) {}
    else if VG_BOOL_CLO(arg, "--instr-at-start", clo_instr_at_start) {}
-   else if (VG_STR_CLO(arg, "--I1", str) || VG_STR_CLO(arg, "--D1", str)
-            || VG_STR_CLO(arg, "--LL", str) || VG_STR_CLO(arg, "--L2", str)) {
-      VG_(fmsg_bad_option)(arg, "the cache simulation (and its geometry "
-                           "options) is not available in this build yet: "
-                           "'%s' cannot be used\n", str);
-   }
    else
       return False;
    return True;
@@ -296,19 +316,29 @@ static CgLineCC *cg_get_lineCC(Addr addr)
 /*--- Per-superblock records                               ---*/
 /*------------------------------------------------------------*/
 
-/* One guest instruction.  Its address is baked into helper calls. */
+/* The event queue has the reference's capacity, so that flushes (and with
+   them the attribution of counts when an instruction faults) happen at
+   exactly the same places. */
+#define N_EVENTS 16
+
+/* One guest instruction.  Helper calls refer to it by address. */
 typedef struct {
    Addr addr;
    UChar len;
    CgLineCC *cc;
 } CgInstr;
 
-/* The events of one flush: how often its code has run since the last fold,
-   and which counters each run adds one to. */
+/* What one event of a group adds one to per run of the group, encoded as
+   (instruction index << CG_FOLD_BITS) | CG_FOLD_*. */
+enum { CG_FOLD_IR, CG_FOLD_DR, CG_FOLD_DW, CG_FOLD_BC, CG_FOLD_BI };
+#define CG_FOLD_BITS 3
+#define CG_MAX_INSTRS (0xFFFF >> CG_FOLD_BITS)
+
+/* The events of one flush: how often the group's code has run since the
+   last fold, and the counters each run adds one to. */
 typedef struct {
    ULong count;
-   UInt first_target;
-   UInt n_targets;
+   UShort first_event, n_events;
 } CgGroup;
 
 /* The records of one translated superblock.  Key: the guest address the
@@ -322,9 +352,8 @@ typedef struct CgSBInfo {
    Bool collided;             /* another live translation shares the key */
    UInt n_instrs;
    UInt n_groups;
-   UInt n_targets;
-   CgGroup *groups;           /* n_groups, then the targets */
-   ULong **targets;           /* n_targets counters, grouped */
+   CgGroup *groups;           /* one block: groups, then events */
+   UShort *events;
    CgInstr instrs[0];         /* n_instrs */
 } CgSBInfo;
 
@@ -339,9 +368,17 @@ static void cg_fold_sb(CgSBInfo *sbi)
       ULong n = grp->count;
       if (n == 0)
          continue;
-      ULong **t = &sbi->targets[grp->first_target];
-      for (UInt i = 0; i < grp->n_targets; i++)
-         *t[i] += n;
+      const UShort *ev = &sbi->events[grp->first_event];
+      for (UInt i = 0; i < grp->n_events; i++) {
+         CgLineCC *cc = sbi->instrs[ev[i] >> CG_FOLD_BITS].cc;
+         switch (ev[i] & ((1 << CG_FOLD_BITS) - 1)) {
+         case CG_FOLD_IR: cc->Ir.a += n; break;
+         case CG_FOLD_DR: cc->Dr.a += n; break;
+         case CG_FOLD_DW: cc->Dw.a += n; break;
+         case CG_FOLD_BC: cc->Bc.b += n; break;
+         case CG_FOLD_BI: cc->Bi.b += n; break;
+         }
+      }
       grp->count = 0;
    }
 }
@@ -363,16 +400,82 @@ static void cg_fold_all(void)
 }
 
 /*------------------------------------------------------------*/
+/*--- Simulation: run-time helpers                         ---*/
+/*------------------------------------------------------------*/
+
+/* The simulated caches and branch predictors.  Owner: this file; set up by
+   cg_post_clo_init when the simulations are on, used until exit. */
+static struct cg_cache cache_I1, cache_D1, cache_LL;
+static struct cg_condpred cond_predictor;
+static struct cg_indpred ind_predictor;
+
+/* The smallest of the three line sizes, the largest data access simulated:
+   bigger ones (x87 state saves, fxsave) are clamped to it so that no
+   access spans more than two lines. */
+static Int min_line_size = 0;
+
+/* Required by cg_sim: an access that spans more than two lines. */
+void cg_sim_straddle_panic(cg_addr_t addr, unsigned size,
+                           cg_addr_t first_block, cg_addr_t last_block)
+{
+   VG_(printf)("addr: %lx  size: %u  blocks: %lu %lu", (UWord)addr, size,
+               (UWord)first_block, (UWord)last_block);
+   VG_(tool_panic)("item straddles more than two cache sets");
+   __builtin_unreachable();
+}
+
+/* An access through a first-level cache and, on a miss there, LL.  Only
+   misses are counted here: accesses are counted by the group counters. */
+static inline void cg_access(struct cg_cache *l1, Addr addr, UChar size,
+                             CgCacheCC *cc)
+{
+   if (cg_cache_ref(l1, addr, size)) {
+      cc->m1++;
+      if (cg_cache_ref(&cache_LL, addr, size))
+         cc->mL++;
+   }
+}
+
+static VG_REGPARM(1) void cg_h_fetch(const CgInstr *i)
+{
+   cg_access(&cache_I1, i->addr, i->len, &i->cc->Ir);
+}
+
+static VG_REGPARM(3) void cg_h_read(CgLineCC *cc, Addr ea, UWord size)
+{
+   cg_access(&cache_D1, ea, (UChar)size, &cc->Dr);
+}
+
+static VG_REGPARM(3) void cg_h_write(CgLineCC *cc, Addr ea, UWord size)
+{
+   cg_access(&cache_D1, ea, (UChar)size, &cc->Dw);
+}
+
+/* Guarded loads and stores may not happen, so they count themselves. */
+static VG_REGPARM(3) void cg_h_read_guarded(CgLineCC *cc, Addr ea, UWord size)
+{
+   cc->Dr.a++;
+   cg_access(&cache_D1, ea, (UChar)size, &cc->Dr);
+}
+
+static VG_REGPARM(3) void cg_h_write_guarded(CgLineCC *cc, Addr ea, UWord size)
+{
+   cc->Dw.a++;
+   cg_access(&cache_D1, ea, (UChar)size, &cc->Dw);
+}
+
+static VG_REGPARM(2) void cg_h_ind_branch(const CgInstr *i, UWord target)
+{
+   if (cg_indpred_predict_and_update(&ind_predictor, i->addr, target))
+      i->cc->Bi.mp++;
+}
+
+/*------------------------------------------------------------*/
 /*--- Instrumentation                                      ---*/
 /*------------------------------------------------------------*/
 
 /* An IR expression that is an atom (a temporary or a constant). */
 typedef IRExpr IRAtom;
-
-/* The event queue has the reference's capacity, so that flushes (and with
-   them the attribution of counts when an instruction faults) happen at
-   exactly the same places. */
-#define N_EVENTS 16
 
 typedef enum { EV_IR, EV_DR, EV_DW, EV_DM, EV_BC, EV_BI } CgEventKind;
 
@@ -407,12 +510,18 @@ typedef struct {
    UInt instr_i;                /* next free record in sbi->instrs */
    CgEvent events[N_EVENTS];
    Int events_used;
-   /* Per group, while instrumenting: the IRConst holding the group's
-      counter address (patched once the group array exists) and its
-      targets (counter addresses) in order. */
-   CgScratch group_consts;      /* IRConst* per group */
-   CgScratch group_ends;        /* end index into targets, per group */
-   CgScratch targets;           /* ULong* */
+   /* The line of the last instruction fetch simulated in this block: a
+      fetch within it hits the most recently used way and changes nothing,
+      so it is not simulated again. */
+   Bool have_last_iblock;
+   Addr last_iblock;
+   /* The groups of the block so far, kept until the block is done: per
+      group the IRConst holding its counter's address (patched when the
+      group array exists) and where its events end; and all events (fold
+      codes). */
+   CgScratch group_consts;
+   CgScratch group_event_ends;
+   CgScratch fold_codes;
 } CgState;
 
 static CgState cgs_static;      /* reused; the core instruments one SB at a time */
@@ -420,18 +529,20 @@ static CgState cgs_static;      /* reused; the core instruments one SB at a time
 /* Statistics (--stats=yes). */
 static ULong stat_instrs_nox, stat_instrs_gen;
 
-static ULong *cg_event_counter(const CgEvent *ev)
+/* The fold code of an event (see CgSBInfo). */
+static UWord cg_fold_code(const CgState *cgs, const CgEvent *ev)
 {
-   CgLineCC *cc = ev->inode->cc;
+   UWord instr = (UWord)(ev->inode - cgs->sbi->instrs);
+   UWord what = CG_FOLD_IR;
    switch (ev->kind) {
-   case EV_IR: return &cc->Ir.a;
+   case EV_IR: what = CG_FOLD_IR; break;
    case EV_DR:
-   case EV_DM: return &cc->Dr.a;   /* a modify counts as one read */
-   case EV_DW: return &cc->Dw.a;
-   case EV_BC: return &cc->Bc.b;
-   case EV_BI: return &cc->Bi.b;
+   case EV_DM: what = CG_FOLD_DR; break;   /* a modify counts as one read */
+   case EV_DW: what = CG_FOLD_DW; break;
+   case EV_BC: what = CG_FOLD_BC; break;
+   case EV_BI: what = CG_FOLD_BI; break;
    }
-   tl_assert(0);
+   return instr << CG_FOLD_BITS | what;
 }
 
 static IRExpr *cg_hword_const(CgState *cgs, HWord v, IRConst **out)
@@ -465,15 +576,288 @@ static void cg_emit_group_count(CgState *cgs)
    cg_scratch_push(&cgs->group_consts, (UWord)c);
 }
 
-/* Emits the code for the queued events and empties the queue. */
+/* Emits a call of a run-time helper; with a guard, the call only happens
+   when the guard (an Ity_I1 atom) holds. */
+static void cg_emit_call(CgState *cgs, const HChar *name, void *fn,
+                         Int regparms, IRExpr **args, IRAtom *guard)
+{
+   IRDirty *di = unsafeIRDirty_0_N(regparms, name,
+                                   VG_(fnptr_to_fnentry)(fn), args);
+   if (guard)
+      di->guard = guard;
+   addStmtToIRSB(cgs->sb_out, IRStmt_Dirty(di));
+}
+
+static IRExpr *cg_ptr(CgState *cgs, const void *p)
+{
+   return cg_hword_const(cgs, (HWord)p, NULL);
+}
+
+/*--- Inline fast paths ------------------------------------------------*/
+
+/* Most simulated accesses hit the most recently used way of their set,
+   which changes nothing; the emitted code tests for that inline and calls
+   the helper only when the access may be anything else.  The conditional
+   predictor is updated inline too. */
+
+static IRAtom *cg_assign(CgState *cgs, IRType ty, IRExpr *e)
+{
+   IRTemp t = newIRTemp(cgs->sb_out->tyenv, ty);
+   addStmtToIRSB(cgs->sb_out, IRStmt_WrTmp(t, e));
+   return IRExpr_RdTmp(t);
+}
+
+/* A host-word operation: op64 on a 64-bit host, op32 on a 32-bit one. */
+static IRAtom *cg_wop(CgState *cgs, IROp op64, IROp op32, IRExpr *a,
+                      IRExpr *b)
+{
+   return cg_assign(cgs, cgs->hword_ty,
+                    IRExpr_Binop(cgs->hword_ty == Ity_I64 ? op64 : op32,
+                                 a, b));
+}
+
+static IRExpr *cg_shift_amount(UInt n)
+{
+   return IRExpr_Const(IRConst_U8((UChar)n));
+}
+
+static Int cg_log2_exact(UWord n)
+{
+   Int k = 0;
+   if (n == 0 || (n & (n - 1)) != 0)
+      return -1;
+   while (n > 1) {
+      n >>= 1;
+      k++;
+   }
+   return k;
+}
+
+/* An Ity_I1 atom: 0 when the access of size bytes at ea lies in one line
+   that is in way 0 of its set of c (a hit that changes nothing), 1 when it
+   may be anything else. */
+static IRAtom *cg_emit_maybe_miss(CgState *cgs, const struct cg_cache *c,
+                                  IRAtom *ea, Int size)
+{
+   IRType ty = cgs->hword_ty;
+   Bool w64 = ty == Ity_I64;
+   IRAtom *block = cg_wop(cgs, Iop_Shr64, Iop_Shr32, ea,
+                          cg_shift_amount(c->line_bits));
+   UWord stride = (UWord)c->assoc * sizeof(UWord);
+   Int shift = cg_log2_exact(stride);
+   IRAtom *offset;
+   if (shift >= 0 && (UInt)shift <= c->line_bits) {
+      /* (set index << shift) is a field of ea itself: one mask. */
+      offset = cg_wop(cgs, Iop_And64, Iop_And32, ea,
+                      cg_hword_const(cgs, (UWord)c->sets_min_1
+                                          << c->line_bits, NULL));
+      if ((UInt)shift < c->line_bits)
+         offset = cg_wop(cgs, Iop_Shr64, Iop_Shr32, offset,
+                         cg_shift_amount(c->line_bits - shift));
+   } else {
+      IRAtom *set = cg_wop(cgs, Iop_And64, Iop_And32, block,
+                           cg_hword_const(cgs, c->sets_min_1, NULL));
+      offset = shift >= 0
+         ? cg_wop(cgs, Iop_Shl64, Iop_Shl32, set, cg_shift_amount(shift))
+         : cg_wop(cgs, Iop_Mul64, Iop_Mul32, set,
+                  cg_hword_const(cgs, stride, NULL));
+   }
+   IRAtom *slot = cg_wop(cgs, Iop_Add64, Iop_Add32, offset,
+                         cg_ptr(cgs, c->tags));
+   IRAtom *tag = cg_assign(cgs, ty, IRExpr_Load(Iend_LE, ty, slot));
+   IRAtom *compare_with = block;
+   if (size > 1 && c->sets > 1) {
+      /* Way 0 of the first line's set can only hold the access's last line
+         if that is the first line too (the next line lies in another set;
+         an initial tag 0 is no line's), so one compare tests both "in way
+         0" and "in one line". */
+      IRAtom *end = cg_wop(cgs, Iop_Add64, Iop_Add32, ea,
+                           cg_hword_const(cgs, size - 1, NULL));
+      compare_with = cg_wop(cgs, Iop_Shr64, Iop_Shr32, end,
+                            cg_shift_amount(c->line_bits));
+   }
+   IRAtom *maybe_miss = cg_assign(cgs, Ity_I1,
+      IRExpr_Binop(w64 ? Iop_CmpNE64 : Iop_CmpNE32, tag, compare_with));
+   if (size > 1 && c->sets == 1) {
+      /* Fully associative: test the span separately.  It spans two lines
+         iff its offset in the line is above line_size - size. */
+      IRAtom *in_line = cg_wop(cgs, Iop_And64, Iop_And32, ea,
+                               cg_hword_const(cgs, c->line_size - 1, NULL));
+      IRAtom *spans = cg_assign(cgs, Ity_I1,
+         IRExpr_Binop(w64 ? Iop_CmpLT64U : Iop_CmpLT32U,
+                      cg_hword_const(cgs, c->line_size - size, NULL),
+                      in_line));
+      maybe_miss = cg_assign(cgs, Ity_I1,
+                             IRExpr_Binop(Iop_Or1, maybe_miss, spans));
+   }
+   return maybe_miss;
+}
+
+/* The conditional predictor's counter update and misprediction, by
+   (counter << 1 | taken): bits 0-1 the new counter, bit 2 set if the
+   prediction was wrong.  Built from cg_condpred_predict_and_update itself
+   by cg_init_cond_table, so the inline code and the module agree. */
+static UChar cond_table[8];
+
+static void cg_init_cond_table(void)
+{
+   static struct cg_condpred scratch;
+   for (UInt ctr = 0; ctr < 4; ctr++)
+      for (UInt taken = 0; taken < 2; taken++) {
+         cg_condpred_init(&scratch, 0);
+         scratch.counters[0] = (UChar)ctr;
+         Int wrong = cg_condpred_predict_and_update(&scratch, 0, (Int)taken);
+         tl_assert(scratch.counters[0] < 4);
+         cond_table[ctr << 1 | taken] =
+            (UChar)(scratch.counters[0] | (wrong ? 4 : 0));
+      }
+}
+
+/* The conditional predictor, inline: the same state and arithmetic as
+   cg_condpred_predict_and_update. */
+static void cg_emit_cond_branch(CgState *cgs, const CgEvent *ev)
+{
+   IRType ty = cgs->hword_ty;
+   Bool w64 = ty == Ity_I64;
+   struct cg_condpred *p = &cond_predictor;
+   const UWord mask_h = (1u << CG_CONDPRED_HISTORY_BITS) - 1;
+   const UWord mask_a = (1u << CG_CONDPRED_ADDR_BITS) - 1;
+   UWord addr_bits = (ev->inode->addr >> p->zero_bits) & mask_a;
+   IRAtom *taken = ev->atom;             /* 0 or 1, a host word */
+
+   IRAtom *hist = cg_assign(cgs, ty, IRExpr_Load(Iend_LE, ty,
+                                                 cg_ptr(cgs, &p->history)));
+   IRAtom *h = cg_wop(cgs, Iop_And64, Iop_And32, hist,
+                      cg_hword_const(cgs, mask_h, NULL));
+   IRAtom *hs = cg_wop(cgs, Iop_Shl64, Iop_Shl32, h,
+                       cg_shift_amount(CG_CONDPRED_ADDR_BITS));
+   /* The address bits lie below the history bits: adding them to the
+      array's address is the same as or-ing them into the index. */
+   IRAtom *ctr_addr = cg_wop(cgs, Iop_Add64, Iop_Add32, hs,
+                             cg_ptr(cgs, &p->counters[addr_bits]));
+   IRAtom *ctr8 = cg_assign(cgs, Ity_I8,
+                            IRExpr_Load(Iend_LE, Ity_I8, ctr_addr));
+   IRAtom *ctr = cg_assign(cgs, ty, IRExpr_Unop(w64 ? Iop_8Uto64 : Iop_8Uto32,
+                                                ctr8));
+   IRAtom *ctr2 = cg_wop(cgs, Iop_Shl64, Iop_Shl32, ctr, cg_shift_amount(1));
+   IRAtom *row = cg_wop(cgs, Iop_Or64, Iop_Or32, ctr2, taken);
+   IRAtom *row_addr = cg_wop(cgs, Iop_Add64, Iop_Add32, row,
+                             cg_ptr(cgs, cond_table));
+   IRAtom *entry8 = cg_assign(cgs, Ity_I8,
+                              IRExpr_Load(Iend_LE, Ity_I8, row_addr));
+   IRAtom *entry = cg_assign(cgs, Ity_I32, IRExpr_Unop(Iop_8Uto32, entry8));
+   IRAtom *new_ctr = cg_assign(cgs, Ity_I8,
+      IRExpr_Binop(Iop_And8, entry8, IRExpr_Const(IRConst_U8(3))));
+   addStmtToIRSB(cgs->sb_out, IRStmt_Store(Iend_LE, ctr_addr, new_ctr));
+
+   IRAtom *hist2 = cg_wop(cgs, Iop_Shl64, Iop_Shl32, hist, cg_shift_amount(1));
+   IRAtom *new_hist = cg_wop(cgs, Iop_Or64, Iop_Or32, hist2, taken);
+   addStmtToIRSB(cgs->sb_out, IRStmt_Store(Iend_LE, cg_ptr(cgs, &p->history),
+                                           new_hist));
+
+   IRAtom *wrong32 = cg_assign(cgs, Ity_I32,
+      IRExpr_Binop(Iop_Shr32, entry, cg_shift_amount(2)));
+   IRAtom *wrong = cg_assign(cgs, Ity_I64, IRExpr_Unop(Iop_32Uto64, wrong32));
+   IRExpr *mp_addr = cg_ptr(cgs, &ev->inode->cc->Bc.mp);
+   IRAtom *mp = cg_assign(cgs, Ity_I64,
+                          IRExpr_Load(Iend_LE, Ity_I64, mp_addr));
+   IRAtom *mp1 = cg_assign(cgs, Ity_I64, IRExpr_Binop(Iop_Add64, mp, wrong));
+   addStmtToIRSB(cgs->sb_out, IRStmt_Store(Iend_LE,
+                                           cg_ptr(cgs, &ev->inode->cc->Bc.mp),
+                                           mp1));
+}
+
+/* An Ity_I1 atom: 1 unless the constant line block is in way 0 of its set
+   of c. */
+static IRAtom *cg_emit_not_way0(CgState *cgs, const struct cg_cache *c,
+                                Addr block)
+{
+   const uintptr_t *slot = &c->tags[(block & c->sets_min_1) * c->assoc];
+   IRType ty = cgs->hword_ty;
+   IRAtom *tag = cg_assign(cgs, ty, IRExpr_Load(Iend_LE, ty, cg_ptr(cgs, slot)));
+   return cg_assign(cgs, Ity_I1,
+                    IRExpr_Binop(ty == Ity_I64 ? Iop_CmpNE64 : Iop_CmpNE32,
+                                 tag, cg_hword_const(cgs, block, NULL)));
+}
+
+static IRAtom *cg_or1(CgState *cgs, IRAtom *a, IRAtom *b)
+{
+   return cg_assign(cgs, Ity_I1, IRExpr_Binop(Iop_Or1, a, b));
+}
+
+/* The fetch of an instruction.  Not simulated at all when it is known to
+   hit the most recently used way of I1: the same single line as the
+   previous fetch of this block (no other fetch came in between, so that
+   line is still in way 0).  Otherwise tested inline. */
+static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
+{
+   const struct cg_cache *c = &cache_I1;
+   Addr first = inode->addr >> c->line_bits;
+   Addr last = (inode->addr + inode->len - 1) >> c->line_bits;
+   Bool known_hit = cgs->have_last_iblock && first == last
+                    && first == cgs->last_iblock;
+   IRAtom *guard = NULL;
+
+   cgs->have_last_iblock = True;
+   cgs->last_iblock = last;
+   if (known_hit)
+      return;
+   /* The lines are constants, and so are their sets.  A fetch spanning two
+      lines changes nothing if each is in way 0 of its own set. */
+   guard = cg_emit_not_way0(cgs, c, first);
+   if (last != first) {
+      if (c->sets == 1)
+         guard = NULL;              /* both lines in one set: call always */
+      else
+         guard = cg_or1(cgs, guard, cg_emit_not_way0(cgs, c, last));
+   }
+   cg_emit_call(cgs, "cg_h_fetch", cg_h_fetch, 1,
+                mkIRExprVec_1(cg_ptr(cgs, inode)), guard);
+}
+
+/* A data access: the helper runs unless the inline test finds a hit in the
+   most recently used way of D1. */
+static void cg_emit_data_access(CgState *cgs, const CgEvent *ev)
+{
+   IRAtom *guard = cg_emit_maybe_miss(cgs, &cache_D1, ev->atom, ev->size);
+   IRExpr **args = mkIRExprVec_3(cg_ptr(cgs, ev->inode->cc), ev->atom,
+                                 cg_hword_const(cgs, ev->size, NULL));
+   if (ev->kind == EV_DW)
+      cg_emit_call(cgs, "cg_h_write", cg_h_write, 3, args, guard);
+   else
+      cg_emit_call(cgs, "cg_h_read", cg_h_read, 3, args, guard);
+}
+
+/* Emits the code for the queued events, in program order, and empties the
+   queue: their simulation, then one increment of the group's counter. */
 static void cg_flush_events(CgState *cgs)
 {
    if (cgs->events_used == 0)
       return;
-   for (Int i = 0; i < cgs->events_used; i++)
-      cg_scratch_push(&cgs->targets, (UWord)cg_event_counter(&cgs->events[i]));
-   cg_scratch_push(&cgs->group_ends, cgs->targets.used);
+   for (Int i = 0; i < cgs->events_used; i++) {
+      const CgEvent *ev = &cgs->events[i];
+      cg_scratch_push(&cgs->fold_codes, cg_fold_code(cgs, ev));
+      switch (ev->kind) {
+      case EV_IR:
+         if (clo_cache_sim)
+            cg_emit_fetch(cgs, ev->inode);
+         break;
+      case EV_DR:
+      case EV_DM:
+      case EV_DW:
+         cg_emit_data_access(cgs, ev);
+         break;
+      case EV_BC:
+         cg_emit_cond_branch(cgs, ev);
+         break;
+      case EV_BI:
+         cg_emit_call(cgs, "cg_h_ind_branch", cg_h_ind_branch, 2,
+                      mkIRExprVec_2(cg_ptr(cgs, ev->inode), ev->atom), NULL);
+         break;
+      }
+   }
    cg_emit_group_count(cgs);
+   cg_scratch_push(&cgs->group_event_ends, cgs->fold_codes.used);
    cgs->events_used = 0;
 }
 
@@ -495,8 +879,10 @@ static CgEvent *cg_new_event(CgState *cgs, CgEventKind kind, CgInstr *inode)
    for --stats, the simulation does not depend on it). */
 static Bool cg_instr_is_nox(Addr addr, UInt len)
 {
-   /* Without the cache simulation the line size bits are 0. */
-   return (addr >> 0) == ((addr + len - 1) >> 0);
+   /* Without the cache simulation the geometry is all zeros. */
+   UInt bits = cache_I1.line_bits;
+   return (addr >> bits) == ((addr + len - 1) >> bits)
+          && cache_I1.line_size == cache_LL.line_size;
 }
 
 static void cg_add_event_Ir(CgState *cgs, CgInstr *inode)
@@ -514,6 +900,7 @@ static void cg_add_event_Dr(CgState *cgs, CgInstr *inode, Int size,
    tl_assert(isIRAtom(ea));
    if (!clo_cache_sim)
       return;
+   tl_assert(size >= 1 && size <= min_line_size);
    CgEvent *ev = cg_new_event(cgs, EV_DR, inode);
    ev->size = size;
    ev->atom = ea;
@@ -525,6 +912,7 @@ static void cg_add_event_Dw(CgState *cgs, CgInstr *inode, Int size,
    tl_assert(isIRAtom(ea));
    if (!clo_cache_sim)
       return;
+   tl_assert(size >= 1 && size <= min_line_size);
    /* A write right after a read of the same size, address atom and
       instruction is a read-modify-write: it counts as one read. */
    if (cgs->events_used > 0) {
@@ -565,10 +953,18 @@ static void cg_add_event_D_guarded(CgState *cgs, CgInstr *inode, Int size,
    tl_assert(isIRAtom(ea) && isIRAtom(guard));
    if (!clo_cache_sim)
       return;
+   tl_assert(size >= 1 && size <= min_line_size);
    /* Merging guarded accesses into the queue is not worth it: flush,
       then handle this one on its own, as the reference does. */
    cg_flush_events(cgs);
-   tl_assert(0 && "cache simulation not built");
+   IRExpr **args = mkIRExprVec_3(cg_ptr(cgs, inode->cc), ea,
+                                 cg_hword_const(cgs, size, NULL));
+   if (is_write)
+      cg_emit_call(cgs, "cg_h_write_guarded", cg_h_write_guarded, 3, args,
+                   guard);
+   else
+      cg_emit_call(cgs, "cg_h_read_guarded", cg_h_read_guarded, 3, args,
+                   guard);
 }
 
 /* The record of the next instruction of the superblock. */
@@ -595,10 +991,6 @@ static CgInstr *cg_do_IMark(CgState *cgs, const IRStmt *st)
    cg_add_event_Ir(cgs, inode);
    return inode;
 }
-
-/* Largest simulated data access: bigger ones (x87 state saves, fxsave)
-   are clamped so that no access spans more than two lines. */
-static Int min_line_size = 0;
 
 static Int cg_clamp(Int size)
 {
@@ -775,9 +1167,8 @@ static CgSBInfo *cg_new_sb(Addr key, UInt n_instrs)
    sbi->collided = False;
    sbi->n_instrs = n_instrs;
    sbi->n_groups = 0;
-   sbi->n_targets = 0;
    sbi->groups = NULL;
-   sbi->targets = NULL;
+   sbi->events = NULL;
 
    /* Two live translations with one key (e.g. a no-redirection translation
       beside a normal one) must not share records: the older one is
@@ -793,32 +1184,32 @@ static CgSBInfo *cg_new_sb(Addr key, UInt n_instrs)
    return sbi;
 }
 
-/* Gives the block's groups their final storage and patches the counter
-   addresses into the emitted code. */
+/* Gives the block's groups and events their final storage (one block)
+   and patches the group counters' addresses into the code. */
 static void cg_finish_sb(CgState *cgs)
 {
    CgSBInfo *sbi = cgs->sbi;
    UInt n_groups = cgs->group_consts.used;
-   UInt n_targets = cgs->targets.used;
+   UInt n_events = cgs->fold_codes.used;
 
-   tl_assert(cgs->group_ends.used == n_groups);
+   tl_assert(n_events <= 0xFFFF);
    sbi->n_groups = n_groups;
-   sbi->n_targets = n_targets;
    if (n_groups == 0)
       return;
    sbi->groups = VG_(malloc)("cg.main.groups",
                              n_groups * sizeof(CgGroup)
-                             + n_targets * sizeof(ULong *));
-   sbi->targets = (ULong **)(sbi->groups + n_groups);
-   for (UInt i = 0; i < n_targets; i++)
-      sbi->targets[i] = (ULong *)cgs->targets.w[i];
+                             + n_events * sizeof(UShort));
+   sbi->events = (UShort *)(sbi->groups + n_groups);
+   for (UInt i = 0; i < n_events; i++)
+      sbi->events[i] = (UShort)cgs->fold_codes.w[i];
    UInt first = 0;
    for (UInt g = 0; g < n_groups; g++) {
       CgGroup *grp = &sbi->groups[g];
+      UInt end = (UInt)cgs->group_event_ends.w[g];
       grp->count = 0;
-      grp->first_target = first;
-      grp->n_targets = (UInt)cgs->group_ends.w[g] - first;
-      first = (UInt)cgs->group_ends.w[g];
+      grp->first_event = (UShort)first;
+      grp->n_events = (UShort)(end - first);
+      first = end;
       IRConst *c = (IRConst *)cgs->group_consts.w[g];
       if (c->tag == Ico_U64)
          c->Ico.U64 = (ULong)(HWord)&grp->count;
@@ -852,14 +1243,16 @@ static IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
          n_instrs++;
 
    tl_assert(closure->readdr == vge->base[0]);
+   tl_assert(n_instrs <= CG_MAX_INSTRS);
    cgs->sb_out = sb_out;
    cgs->hword_ty = hWordTy;
    cgs->sbi = cg_new_sb(vge->base[0], n_instrs);
    cgs->instr_i = 0;
    cgs->events_used = 0;
+   cgs->have_last_iblock = False;
    cgs->group_consts.used = 0;
-   cgs->group_ends.used = 0;
-   cgs->targets.used = 0;
+   cgs->group_event_ends.used = 0;
+   cgs->fold_codes.used = 0;
 
    CgInstr *inode = NULL;
    for (; i < sb_in->stmts_used; i++) {
@@ -1497,8 +1890,92 @@ static void cg_fini(Int exitcode)
       cg_print_stats();
 }
 
+/* cg_arch's message sink: one line per call. */
+static void cg_print_arch_msg(void *ctx, enum cg_msg_level level,
+                              const char *line)
+{
+   if (level == CG_MSG_USER)
+      VG_(umsg)("%s\n", line);
+   else
+      VG_(dmsg)("%s\n", line);
+}
+
+static enum cg_arch cg_guest_arch(void)
+{
+#if defined(VGA_amd64)
+   return CG_ARCH_AMD64;
+#elif defined(VGA_x86)
+   return CG_ARCH_X86;
+#else
+#  error "cachegrind-ng supports amd64 and x86 guests"
+#endif
+}
+
+static void cg_init_cache(struct cg_cache *c, const struct cg_cache_config *cfg,
+                          const HChar *cost_centre)
+{
+   uintptr_t *tags = VG_(malloc)(cost_centre, cg_cache_tag_bytes(cfg));
+   cg_cache_init(c, cfg, tags);
+}
+
+/* Configures and creates the three caches (spec 7): auto-detection from the
+   core's host information, defaults, options, validation. */
+static void cg_configure_caches(void)
+{
+   VexArch arch;
+   VexArchInfo vai;
+   struct cg_cache_config I1, D1, LL;
+
+   VG_(machine_get_VexArchInfo)(&arch, &vai);
+   const VexCacheInfo *vci = &vai.hwcache_info;
+   struct cg_hwcache *hw = VG_(malloc)("cg.main.hwcache",
+                                       (vci->num_caches + 1) * sizeof *hw);
+   for (UInt i = 0; i < vci->num_caches; i++) {
+      const VexCache *vc = &vci->caches[i];
+      hw[i].kind = vc->kind == INSN_CACHE   ? CG_HWCACHE_INSN
+                 : vc->kind == DATA_CACHE   ? CG_HWCACHE_DATA
+                                            : CG_HWCACHE_UNIFIED;
+      hw[i].level = vc->level;
+      hw[i].size = vc->sizeB;
+      hw[i].line_size = vc->line_sizeB;
+      hw[i].assoc = vc->assoc;
+      hw[i].is_trace_cache = vc->is_trace_cache;
+   }
+   struct cg_hwcache_info info = { vci->num_levels, vci->num_caches, hw };
+
+   Int ok = cg_arch_configure(cg_guest_arch(), &info, &clo_I1, &clo_D1,
+                              &clo_LL, VG_(clo_verbosity), cg_print_arch_msg,
+                              NULL, &I1, &D1, &LL);
+   VG_(free)(hw);
+   if (ok != 0
+       || cg_arch_check_min_line_size(&I1, &D1, &LL,
+                                      VG_(machine_get_size_of_largest_guest_register)(),
+                                      cg_print_arch_msg, NULL) != 0)
+      VG_(exit)(1);
+
+   min_line_size = I1.line_size;
+   if (D1.line_size < min_line_size)
+      min_line_size = D1.line_size;
+   if (LL.line_size < min_line_size)
+      min_line_size = LL.line_size;
+   cg_init_cache(&cache_I1, &I1, "cg.sim.I1");
+   cg_init_cache(&cache_D1, &D1, "cg.sim.D1");
+   cg_init_cache(&cache_LL, &LL, "cg.sim.LL");
+   desc_I1 = cache_I1.desc;
+   desc_D1 = cache_D1.desc;
+   desc_LL = cache_LL.desc;
+}
+
 static void cg_post_clo_init(void)
 {
+   if (clo_cache_sim)
+      cg_configure_caches();
+   if (clo_branch_sim) {
+      UInt z = cg_arch_branch_zero_bits(cg_guest_arch());
+      cg_condpred_init(&cond_predictor, z);
+      cg_indpred_init(&ind_predictor, z);
+      cg_init_cond_table();
+   }
    instr_enabled = clo_instr_at_start;
    sb_table = VG_(HT_construct)("cg.main.sbtable");
 }
