@@ -26,6 +26,7 @@ bench-tool-quick: all
 CLEANFILES += bench-tool.tsv bench-tool-runs.tsv
 
 EXTRA_DIST += \
+	docs/performance.md \
 	bench/tool/run \
 	bench/tool/gen.c \
 	bench/tool/interp.c \
