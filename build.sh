@@ -1,0 +1,97 @@
+#!/bin/sh
+# build.sh -- one-command set-up of cachegrind-ng on Debian 12: dependencies, build, demo, tests.
+# Copyright (C) 2026 the cachegrind-ng developers.
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Usage:
+#   ./build.sh demo    install what is missing (as root), build, profile an
+#                      example program with the in-tree tool and show the
+#                      cg_annotate report
+#   ./build.sh check   the same set-up, then run every test (unit, CLI, tool)
+#   ./build.sh deps    only install the Debian packages (as root)
+#   ./build.sh build   only set up and build
+#
+# The build happens in this folder (in-tree).  Missing Debian packages are
+# installed with apt-get when running as root; otherwise the script prints
+# the apt-get command to run and stops.
+set -eu
+
+PACKAGES="gcc g++ make autoconf automake pkg-config valgrind gcc-multilib
+g++-multilib libc6-dev libpcre2-dev libelf-dev libdw-dev clang
+libclang-rt-14-dev time bzip2 sqlite3 file"
+
+here=$(cd "$(dirname "$0")" && pwd -P)
+cd "$here"
+
+log() { printf '== %s\n' "$*"; }
+
+missing_packages() {
+    missing=
+    for p in $PACKAGES; do
+        status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+        case $status in
+            *" installed") ;;
+            *) missing="$missing $p" ;;
+        esac
+    done
+    echo $missing
+}
+
+install_deps() {
+    missing=$(missing_packages)
+    [ -z "$missing" ] && return 0
+    if [ "$(id -u)" != 0 ]; then
+        echo "build.sh: missing Debian packages:$missing" >&2
+        echo "build.sh: install them with: sudo apt-get install -y$missing" >&2
+        exit 1
+    fi
+    log "installing:$missing"
+    DEBIAN_FRONTEND=noninteractive apt-get update -q
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+}
+
+build() {
+    install_deps
+    if [ ! -f Makefile ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then
+        log "configuring"
+        autoreconf -fi
+        ./configure
+    fi
+    log "building"
+    make -j2
+}
+
+demo() {
+    build
+    dir=$here/demo-output
+    mkdir -p "$dir"
+    log "building the example program docs/examples/wordcount.c"
+    gcc -g -O2 -o "$dir/wordcount" docs/examples/wordcount.c
+    log "profiling it: ./vg-in-place --tool=cachegrind demo-output/wordcount docs/examples/wordcount.c"
+    ./vg-in-place --tool=cachegrind \
+        --cachegrind-out-file="$dir/cachegrind.out.demo" \
+        "$dir/wordcount" docs/examples/wordcount.c
+    log "the profile, demo-output/cachegrind.out.demo, lines of main():"
+    awk '/^fl=/ { show = 0 } /^fn=/ { show = ($0 == "fn=main") } show' "$dir/cachegrind.out.demo"
+}
+
+check() {
+    build
+    log "running all tests (make check)"
+    if make -j2 check; then
+        log "all tests passed"
+    else
+        [ -f test-suite.log ] && cat test-suite.log
+        log "some tests FAILED (details above and in the *.log files)"
+        exit 1
+    fi
+}
+
+case ${1:-} in
+    deps) install_deps ;;
+    build) build ;;
+    demo) demo ;;
+    check) check ;;
+    *) sed -n '5,14p' "$0" >&2; exit 2 ;;
+esac

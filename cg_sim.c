@@ -1,0 +1,144 @@
+/* cg_sim.c -- the I1/D1/LL cache model: set-up and the rare paths.
+   Copyright (C) 2026 the cachegrind-ng developers.
+   SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* Notes
+   -----
+   The model (spec section 6), which every count Cachegrind prints rests on:
+
+   - Three caches, I1 and D1 (split first level) and LL (unified last
+     level), each a struct cg_cache passed explicitly; nothing is global.
+   - Geometry: sets = size / line_size / assoc, a power of two (validation
+     in cg_arch.c guarantees it; size itself need not be one, e.g.
+     24576 B / 6-way / 64 B lines = 64 sets).  A block number is
+     addr >> log2(line_size); the set index is its low bits (block &
+     (sets - 1)); the tag stored is the whole block number.
+   - Replacement is LRU with the most recently used block in way 0.  A hit
+     in way 0 changes nothing; a hit in way i moves the block to way 0 and
+     ways 0 .. i-1 down by one; a miss drops the last way and puts the new
+     block in way 0.
+   - All tags start at 0, so block 0 is "present" in every way of set 0 at
+     start-up.  Upstream behaves the same and counts must match it exactly,
+     so there is no valid bit.
+   - Write-allocate, no dirty state: a write is simulated exactly as a read.
+   - An access (addr, size) covers the blocks from addr >> bits to
+     (addr + size - 1) >> bits.  If those are two blocks, both are
+     referenced (the second one even when the first missed, so both end up
+     in way 0) and the access counts once: a miss if either missed.  More
+     than two blocks is a bug or an unsupported corner (spec 6.6) and
+     panics through cg_sim_straddle_panic.
+   - LL is consulted only on an L1 miss, with the same (addr, size); LL
+     never invalidates L1 lines it evicts.
+
+   The hot paths are static inline in cg_sim.h.  This file holds what runs
+   once per cache (set-up) or rarely (accesses straddling lines), so that
+   the inline single-line path stays small. */
+
+#include "cg_sim.h"
+
+/* log2 of a power of two. */
+static uint32_t cg_log2(uint32_t x)
+{
+   uint32_t bits = 0;
+
+   while (x > 1) {
+      x >>= 1;
+      bits++;
+   }
+   return bits;
+}
+
+size_t cg_cache_tag_bytes(const struct cg_cache_config *cfg)
+{
+   uint32_t lines;
+
+   if (cfg->size <= 0 || cfg->assoc <= 0 || cfg->line_size <= 0)
+      return 0;
+   /* sets * assoc is the number of lines; with the set count exact
+      (validated) that is size / line_size. */
+   lines = (uint32_t)cfg->size / (uint32_t)cfg->line_size
+           / (uint32_t)cfg->assoc * (uint32_t)cfg->assoc;
+   return (size_t)lines * sizeof(uintptr_t);
+}
+
+/* Appends the decimal digits of v at *pos in buf (no terminator). */
+static void cg_put_decimal(char *buf, size_t *pos, uint32_t v)
+{
+   char digits[10];
+   int n = 0;
+
+   do {
+      digits[n++] = (char)('0' + v % 10);
+      v /= 10;
+   } while (v != 0);
+   while (n > 0)
+      buf[(*pos)++] = digits[--n];
+}
+
+static void cg_put_text(char *buf, size_t *pos, const char *s)
+{
+   while (*s != '\0')
+      buf[(*pos)++] = *s++;
+}
+
+/* "<size> B, <line_size> B, <assoc>-way associative", or "..., direct-
+   mapped" for one way (spec 6.2).  The longest possible text, with three
+   ten-digit numbers, is 56 bytes: it always fits desc[80]. */
+static void cg_cache_describe(struct cg_cache *c)
+{
+   size_t pos = 0;
+
+   cg_put_decimal(c->desc, &pos, (uint32_t)c->size);
+   cg_put_text(c->desc, &pos, " B, ");
+   cg_put_decimal(c->desc, &pos, (uint32_t)c->line_size);
+   cg_put_text(c->desc, &pos, " B, ");
+   if (c->assoc == 1) {
+      cg_put_text(c->desc, &pos, "direct-mapped");
+   } else {
+      cg_put_decimal(c->desc, &pos, (uint32_t)c->assoc);
+      cg_put_text(c->desc, &pos, "-way associative");
+   }
+   c->desc[pos] = '\0';
+}
+
+void cg_cache_init(struct cg_cache *c, const struct cg_cache_config *cfg,
+                   uintptr_t *tag_storage)
+{
+   size_t i, n = cg_cache_tag_bytes(cfg) / sizeof(uintptr_t);
+
+   c->size = cfg->size;
+   c->assoc = cfg->assoc;
+   c->line_size = cfg->line_size;
+   c->sets = n != 0 ? (uint32_t)n / (uint32_t)cfg->assoc : 0;
+   c->sets_min_1 = c->sets - 1;
+   c->line_bits = cg_log2((uint32_t)cfg->line_size);
+   c->tags = tag_storage;
+   for (i = 0; i < n; i++)
+      tag_storage[i] = 0;
+   cg_cache_describe(c);
+}
+
+/* Fallback for a program that links cg_sim.c without defining the hook
+   (the tool's cg_main.c and the tests define it; their definition wins
+   over this weak one).  No message can be printed here without the core,
+   so it traps: the core then reports a crash in the tool. */
+__attribute__((weak)) void cg_sim_straddle_panic(cg_addr_t addr, unsigned size,
+                                                 cg_addr_t first_block,
+                                                 cg_addr_t last_block)
+{
+   __builtin_trap();
+}
+
+int cg_cache_ref_straddle(struct cg_cache *c, cg_addr_t addr, uint8_t size,
+                          cg_addr_t first_block, cg_addr_t last_block)
+{
+   int miss_first, miss_last;
+
+   if (last_block != first_block + 1)
+      cg_sim_straddle_panic(addr, size, first_block, last_block);
+   /* Two separate statements: the second reference must happen even when
+      the first one already decided the result. */
+   miss_first = cg_cache_ref_block(c, first_block);
+   miss_last = cg_cache_ref_block(c, last_block);
+   return miss_first | miss_last;
+}

@@ -1,0 +1,149 @@
+/* cg_sim.h -- the I1/D1/LL cache model: one struct per cache, inline lookups.
+   Copyright (C) 2026 the cachegrind-ng developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   Plain C with no Valgrind or libc dependency: only compiler headers are
+   included, nothing is allocated and nothing is printed.  The same code is
+   compiled into the tool and into the host unit tests.  The model itself is
+   described in the Notes block at the top of cg_sim.c.
+
+   Ownership: a struct cg_cache belongs to its caller, and so does its tag
+   storage, which the caller obtains (cg_cache_tag_bytes bytes) and keeps
+   alive as long as the cache is used.  Nothing here frees anything. */
+
+#ifndef CG_SIM_H
+#define CG_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef CG_ADDR_T_DEFINED
+#define CG_ADDR_T_DEFINED
+/* A guest address.  Guest and host words have the same size (the tool
+   panics otherwise), so the host word is wide enough. */
+typedef uintptr_t cg_addr_t;
+#endif
+
+/* A cache geometry as given by --I1/--D1/--LL or found by auto-detection.
+   All three fields -1 means "not given on the command line". */
+struct cg_cache_config {
+   int32_t size;        /* total bytes */
+   int32_t assoc;       /* ways per set */
+   int32_t line_size;   /* bytes per line */
+};
+#define CG_CACHE_UNSET { -1, -1, -1 }
+
+/* One simulated cache.  tags holds sets * assoc block numbers, set by set;
+   within a set, way 0 is the most recently used.  The stored tag is the
+   whole block number (addr >> line_bits), not just its part above the set
+   index, so a tag never needs the set index to be rebuilt. */
+struct cg_cache {
+   int32_t size, assoc, line_size;   /* geometry as configured */
+   uint32_t sets, sets_min_1, line_bits;
+   uintptr_t *tags;                  /* caller's storage, see cg_cache_init */
+   char desc[80];                    /* e.g. "65536 B, 64 B, 2-way associative" */
+};
+
+/* Bytes of tag storage that cg_cache_init needs for cfg, that is
+   sets * assoc * sizeof(uintptr_t).  cfg must have passed
+   cg_arch_check_cache(); for a geometry with a non-positive field the
+   result is 0. */
+size_t cg_cache_tag_bytes(const struct cg_cache_config *cfg);
+
+/* Sets c up for the validated geometry cfg.  tag_storage must point to
+   cg_cache_tag_bytes(cfg) bytes, suitably aligned for uintptr_t; this
+   function zeroes them (so the caller need not), and c keeps a pointer to
+   them.  Also fills c->desc (the text of the "desc:" lines). */
+void cg_cache_init(struct cg_cache *c, const struct cg_cache_config *cfg,
+                   uintptr_t *tag_storage);
+
+/* Called when one access touches more than two lines, which validated
+   configurations only allow in the corner cases of the spec (an access of
+   size 0 at a line start, or an access longer than a line plus one).  It
+   never returns.  Defined by the user of this module: the tool prints
+   "addr: <hex>  size: <u>  blocks: <u> <u>" and panics with "item straddles
+   more than two cache sets"; the unit tests record the call and longjmp. */
+void cg_sim_straddle_panic(cg_addr_t addr, unsigned size,
+                           cg_addr_t first_block, cg_addr_t last_block)
+   __attribute__((noreturn));
+
+/* Out-of-line part of cg_cache_ref for accesses that do not fit in one
+   line: two lines are both referenced and count as one access; more than
+   two go to cg_sim_straddle_panic.  Returns 1 on a miss, 0 on a hit. */
+int cg_cache_ref_straddle(struct cg_cache *c, cg_addr_t addr, uint8_t size,
+                          cg_addr_t first_block, cg_addr_t last_block);
+
+/* References one block in its set with LRU replacement.  Returns 1 on a
+   miss, 0 on a hit.  A hit in way 0 changes nothing; any other outcome
+   moves the block to way 0, pushing the ways before its old place (all
+   ways on a miss, dropping the last one) down by one.  The shift is done
+   while scanning, so each way is read once. */
+static inline int cg_cache_ref_block(struct cg_cache *c, uintptr_t block)
+{
+   uint32_t assoc = (uint32_t)c->assoc;
+   uintptr_t *set = c->tags + (size_t)(block & c->sets_min_1) * assoc;
+   uintptr_t moving;
+   uint32_t i;
+
+   if (__builtin_expect(set[0] == block, 1))
+      return 0;
+   moving = set[0];
+   for (i = 1; i < assoc; i++) {
+      uintptr_t here = set[i];
+      set[i] = moving;
+      if (here == block) {
+         set[0] = block;
+         return 0;
+      }
+      moving = here;
+   }
+   set[0] = block;
+   return 1;
+}
+
+/* One access of size bytes at addr (reads and writes alike: the model is
+   write-allocate).  Returns 1 on a miss, 0 on a hit.  size is a byte, as
+   upstream: an access of 0 bytes covers the line of addr - 1 as its last
+   line.  A single-line access pays one compare for the straddle check. */
+static inline int cg_cache_ref(struct cg_cache *c, cg_addr_t addr,
+                               uint8_t size)
+{
+   cg_addr_t first = addr >> c->line_bits;
+   cg_addr_t last = (addr + size - 1) >> c->line_bits;
+
+   if (__builtin_expect(first == last, 1))
+      return cg_cache_ref_block(c, first);
+   return cg_cache_ref_straddle(c, addr, size, first, last);
+}
+
+/* One access through a first-level cache and, only if it misses there,
+   the last-level cache: *m1 counts l1 misses and *mL ll misses.  The
+   caller counts the access itself. */
+static inline void cg_cache_ref_l1_ll(struct cg_cache *l1, struct cg_cache *ll,
+                                      cg_addr_t addr, uint8_t size,
+                                      uint64_t *m1, uint64_t *mL)
+{
+   if (cg_cache_ref(l1, addr, size)) {
+      (*m1)++;
+      if (cg_cache_ref(ll, addr, size))
+         (*mL)++;
+   }
+}
+
+/* For fast paths: 1 if the access (addr, size) lies in one line and that
+   line is in way 0 of its set, that is, if cg_cache_ref would return 0 and
+   change nothing; 0 otherwise (the access may still hit).  A caller that
+   gets 1 may skip cg_cache_ref (and the LL) for this access and count a
+   hit, with results identical to calling it. */
+static inline int cg_cache_ref_is_mru(const struct cg_cache *c,
+                                      cg_addr_t addr, uint8_t size)
+{
+   cg_addr_t first = addr >> c->line_bits;
+   cg_addr_t last = (addr + size - 1) >> c->line_bits;
+
+   return first == last
+          && c->tags[(size_t)(first & c->sets_min_1) * (uint32_t)c->assoc]
+             == first;
+}
+
+#endif /* CG_SIM_H */

@@ -1,0 +1,675 @@
+/* test_sim.c -- trace tests of the cache model (cg_sim) plus a randomised reference check.
+   Copyright (C) 2026 the cachegrind-ng developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   The trace tests pick addresses that land in one set, run an access
+   sequence, and check after each access the hit or miss and the set's
+   contents, drawn in a comment as [way 0 (MRU), way 1, ...] with blocks
+   written as block numbers (addr >> line_bits).  The reference check runs
+   millions of pseudo-random accesses through cg_cache_ref and through a
+   deliberately different model (timestamps instead of a shifted MRU list,
+   modulo instead of masks, a loop over the lines an access covers) and
+   requires identical results and identical final contents. */
+
+#include <setjmp.h>
+#include <stdlib.h>
+
+#include "cg_sim.h"
+#include "unit_check.h"
+
+/* ---- Test hook for accesses covering more than two lines ---------------- */
+
+static jmp_buf panic_jump;
+static int panic_calls;
+static cg_addr_t panic_addr, panic_first, panic_last;
+static unsigned panic_size;
+
+void cg_sim_straddle_panic(cg_addr_t addr, unsigned size,
+                           cg_addr_t first_block, cg_addr_t last_block)
+{
+   panic_calls++;
+   panic_addr = addr;
+   panic_size = size;
+   panic_first = first_block;
+   panic_last = last_block;
+   longjmp(panic_jump, 1);
+}
+
+/* ---- Helpers --------------------------------------------------------------- */
+
+/* Sets c up with tags in storage (which must be large enough). */
+static void make_cache(struct cg_cache *c, uintptr_t *storage, size_t room,
+                       int32_t size, int32_t assoc, int32_t line_size)
+{
+   struct cg_cache_config cfg = { size, assoc, line_size };
+
+   if (cg_cache_tag_bytes(&cfg) > room * sizeof(uintptr_t)) {
+      fprintf(stderr, "test_sim: tag storage too small\n");
+      exit(2);
+   }
+   cg_cache_init(c, &cfg, storage);
+}
+
+/* Checks that set holds exactly the blocks in want (MRU first). */
+static void check_set(const struct cg_cache *c, uint32_t set,
+                      const uintptr_t *want, int line)
+{
+   const uintptr_t *tags = c->tags + (size_t)set * (uint32_t)c->assoc;
+   int32_t w;
+
+   for (w = 0; w < c->assoc; w++) {
+      if (!unit_report(tags[w] == want[w], __FILE__, line, "set contents"))
+         fprintf(stderr, "    set %u way %d: got block %#jx, want %#jx\n",
+                 set, (int)w, (uintmax_t)tags[w], (uintmax_t)want[w]);
+   }
+}
+#define CHECK_SET(c, set, ...) \
+   check_set((c), (set), (const uintptr_t[]){ __VA_ARGS__ }, __LINE__)
+
+#define HIT 0
+#define MISS 1
+
+/* ---- Geometry and description ---------------------------------------------- */
+
+static void test_geometry(void)
+{
+   static uintptr_t store[1024];
+   struct cg_cache c;
+   struct cg_cache_config cfg = { 24576, 6, 64 };
+
+   CHECK_EQ(cg_cache_tag_bytes(&cfg), 384 * sizeof(uintptr_t));
+   make_cache(&c, store, 1024, 24576, 6, 64);
+   CHECK_EQ(c.sets, 64);
+   CHECK_EQ(c.sets_min_1, 63);
+   CHECK_EQ(c.line_bits, 6);
+   CHECK_EQ(c.size, 24576);
+   CHECK_EQ(c.assoc, 6);
+   CHECK_EQ(c.line_size, 64);
+   CHECK(c.tags == store);
+   CHECK_STR(c.desc, "24576 B, 64 B, 6-way associative");
+
+   make_cache(&c, store, 1024, 65536, 1, 64);
+   CHECK_EQ(c.sets, 1024);
+   CHECK_STR(c.desc, "65536 B, 64 B, direct-mapped");
+
+   make_cache(&c, store, 1024, 4096, 64, 64);
+   CHECK_EQ(c.sets, 1);
+   CHECK_EQ(c.sets_min_1, 0);
+   CHECK_STR(c.desc, "4096 B, 64 B, 64-way associative");
+
+   make_cache(&c, store, 1024, 16384, 2, 16);
+   CHECK_EQ(c.line_bits, 4);
+   CHECK_STR(c.desc, "16384 B, 16 B, 2-way associative");
+
+   /* Not allocated here: only the size of 2^26 lines. */
+   cfg.size = 1073741824; cfg.assoc = 1; cfg.line_size = 16;
+   CHECK_EQ(cg_cache_tag_bytes(&cfg), (size_t)67108864 * sizeof(uintptr_t));
+   cfg.size = 0;
+   CHECK_EQ(cg_cache_tag_bytes(&cfg), 0);
+   cfg.size = 65536; cfg.line_size = -1;
+   CHECK_EQ(cg_cache_tag_bytes(&cfg), 0);
+
+   /* init zeroes the tags, whatever was there before. */
+   store[0] = 77;
+   store[127] = 78;
+   make_cache(&c, store, 1024, 8192, 2, 64);
+   CHECK_EQ(store[0], 0);
+   CHECK_EQ(store[127], 0);
+}
+
+/* ---- LRU traces --------------------------------------------------------- */
+
+/* 512 B, 2-way, 64 B lines: 4 sets.  Set 1 holds blocks 1, 5, 9, 13, ...
+   A = 0x040 (block 1), B = 0x140 (block 5), C = 0x240 (block 9). */
+static void test_lru_two_way(void)
+{
+   static uintptr_t store[8];
+   struct cg_cache c;
+
+   make_cache(&c, store, 8, 512, 2, 64);
+   CHECK_SET(&c, 1, 0, 0);                       /* [0, 0] */
+   CHECK_EQ(cg_cache_ref(&c, 0x040, 4), MISS);   /* [A, 0] */
+   CHECK_SET(&c, 1, 1, 0);
+   CHECK_EQ(cg_cache_ref(&c, 0x07c, 4), HIT);    /* [A, 0]  same line */
+   CHECK_SET(&c, 1, 1, 0);
+   CHECK_EQ(cg_cache_ref(&c, 0x140, 8), MISS);   /* [B, A] */
+   CHECK_SET(&c, 1, 5, 1);
+   CHECK_EQ(cg_cache_ref(&c, 0x048, 1), HIT);    /* [A, B]  hit in way 1 */
+   CHECK_SET(&c, 1, 1, 5);
+   CHECK_EQ(cg_cache_ref(&c, 0x240, 2), MISS);   /* [C, A]  B was LRU */
+   CHECK_SET(&c, 1, 9, 1);
+   CHECK_EQ(cg_cache_ref(&c, 0x150, 4), MISS);   /* [B, C]  A was LRU */
+   CHECK_SET(&c, 1, 5, 9);
+   CHECK_EQ(cg_cache_ref(&c, 0x27f, 1), HIT);    /* [C, B] */
+   CHECK_SET(&c, 1, 9, 5);
+   CHECK_EQ(cg_cache_ref(&c, 0x240, 1), HIT);    /* [C, B]  way 0: no change */
+   CHECK_SET(&c, 1, 9, 5);
+   /* The other sets were never touched. */
+   CHECK_SET(&c, 0, 0, 0);
+   CHECK_SET(&c, 2, 0, 0);
+   CHECK_SET(&c, 3, 0, 0);
+}
+
+/* 1024 B, 4-way, 64 B lines: 4 sets.  Set 2 holds blocks 2, 6, 10, 14, 18
+   (addresses 0x080, 0x180, 0x280, 0x380, 0x480).  Hits in ways 1, 2, 3
+   each move the block to way 0 and push only the ways before it. */
+static void test_lru_four_way(void)
+{
+   static uintptr_t store[16];
+   struct cg_cache c;
+
+   make_cache(&c, store, 16, 1024, 4, 64);
+   CHECK_EQ(cg_cache_ref(&c, 0x080, 4), MISS);   /* [2, 0, 0, 0] */
+   CHECK_EQ(cg_cache_ref(&c, 0x180, 4), MISS);   /* [6, 2, 0, 0] */
+   CHECK_EQ(cg_cache_ref(&c, 0x280, 4), MISS);   /* [10, 6, 2, 0] */
+   CHECK_EQ(cg_cache_ref(&c, 0x380, 4), MISS);   /* [14, 10, 6, 2] */
+   CHECK_SET(&c, 2, 14, 10, 6, 2);
+   CHECK_EQ(cg_cache_ref(&c, 0x090, 4), HIT);    /* [2, 14, 10, 6]  way 3 */
+   CHECK_SET(&c, 2, 2, 14, 10, 6);
+   CHECK_EQ(cg_cache_ref(&c, 0x2a0, 4), HIT);    /* [10, 2, 14, 6]  way 2 */
+   CHECK_SET(&c, 2, 10, 2, 14, 6);
+   CHECK_EQ(cg_cache_ref(&c, 0x0bf, 1), HIT);    /* [2, 10, 14, 6]  way 1 */
+   CHECK_SET(&c, 2, 2, 10, 14, 6);
+   CHECK_EQ(cg_cache_ref(&c, 0x480, 4), MISS);   /* [18, 2, 10, 14]  6 out */
+   CHECK_SET(&c, 2, 18, 2, 10, 14);
+   CHECK_EQ(cg_cache_ref(&c, 0x180, 4), MISS);   /* [6, 18, 2, 10]  14 out */
+   CHECK_SET(&c, 2, 6, 18, 2, 10);
+   CHECK_EQ(cg_cache_ref(&c, 0x380, 4), MISS);   /* [14, 6, 18, 2]  10 out */
+   CHECK_SET(&c, 2, 14, 6, 18, 2);
+}
+
+/* All tags start at 0, so block 0 is "present" in every way of set 0
+   (upstream does the same; counts depend on it).  512 B, 2-way, 64 B
+   lines; set 0 holds blocks 0, 4, 8 (0x000, 0x100, 0x200). */
+static void test_initial_block_zero(void)
+{
+   static uintptr_t store[8];
+   struct cg_cache c;
+
+   make_cache(&c, store, 8, 512, 2, 64);
+   CHECK_EQ(cg_cache_ref(&c, 0x010, 4), HIT);    /* [0, 0]  never loaded */
+   CHECK_EQ(cg_cache_ref(&c, 0x100, 4), MISS);   /* [4, 0] */
+   CHECK_SET(&c, 0, 4, 0);
+   CHECK_EQ(cg_cache_ref(&c, 0x000, 4), HIT);    /* [0, 4] */
+   CHECK_SET(&c, 0, 0, 4);
+   CHECK_EQ(cg_cache_ref(&c, 0x200, 4), MISS);   /* [8, 0] */
+   CHECK_EQ(cg_cache_ref(&c, 0x100, 4), MISS);   /* [4, 8] */
+   CHECK_EQ(cg_cache_ref(&c, 0x000, 4), MISS);   /* [0, 4]  now really gone */
+   CHECK_SET(&c, 0, 0, 4);
+}
+
+/* ---- Direct-mapped and fully associative ----------------------------------- */
+
+/* 256 B, direct-mapped, 64 B lines: 4 sets of one way.  0x000 and 0x100
+   (blocks 0 and 4) fight over set 0; 0x040 (block 1) lives in set 1. */
+static void test_direct_mapped(void)
+{
+   static uintptr_t store[4];
+   struct cg_cache c;
+
+   make_cache(&c, store, 4, 256, 1, 64);
+   CHECK_STR(c.desc, "256 B, 64 B, direct-mapped");
+   CHECK_EQ(cg_cache_ref(&c, 0x100, 4), MISS);   /* set 0: [4] */
+   CHECK_EQ(cg_cache_ref(&c, 0x040, 4), MISS);   /* set 1: [1] */
+   CHECK_EQ(cg_cache_ref(&c, 0x104, 4), HIT);    /* set 0: [4] */
+   CHECK_EQ(cg_cache_ref(&c, 0x000, 4), MISS);   /* set 0: [0] */
+   CHECK_SET(&c, 0, 0);
+   CHECK_EQ(cg_cache_ref(&c, 0x100, 4), MISS);   /* set 0: [4] */
+   CHECK_EQ(cg_cache_ref(&c, 0x000, 4), MISS);   /* set 0: [0] */
+   CHECK_EQ(cg_cache_ref(&c, 0x07f, 1), HIT);    /* set 1: [1]  untouched */
+   CHECK_SET(&c, 1, 1);
+}
+
+/* 256 B, 4-way, 64 B lines: one set, so any four lines fit whatever their
+   addresses.  Blocks written in hex. */
+static void test_fully_associative(void)
+{
+   static uintptr_t store[4];
+   struct cg_cache c;
+
+   make_cache(&c, store, 4, 256, 4, 64);
+   CHECK_EQ(c.sets, 1);
+   CHECK_EQ(cg_cache_ref(&c, 0x1000, 8), MISS);  /* [40, 0, 0, 0] */
+   CHECK_EQ(cg_cache_ref(&c, 0x2040, 8), MISS);  /* [81, 40, 0, 0] */
+   CHECK_EQ(cg_cache_ref(&c, 0x3080, 8), MISS);  /* [c2, 81, 40, 0] */
+   CHECK_EQ(cg_cache_ref(&c, 0x40c0, 8), MISS);  /* [103, c2, 81, 40] */
+   CHECK_SET(&c, 0, 0x103, 0xc2, 0x81, 0x40);
+   CHECK_EQ(cg_cache_ref(&c, 0x1008, 8), HIT);   /* [40, 103, c2, 81] */
+   CHECK_EQ(cg_cache_ref(&c, 0x5000, 8), MISS);  /* [140, 40, 103, c2] */
+   CHECK_SET(&c, 0, 0x140, 0x40, 0x103, 0xc2);
+   CHECK_EQ(cg_cache_ref(&c, 0x2040, 8), MISS);  /* [81, 140, 40, 103] */
+   CHECK_EQ(cg_cache_ref(&c, 0x3080, 8), MISS);  /* [c2, 81, 140, 40] */
+   CHECK_SET(&c, 0, 0xc2, 0x81, 0x140, 0x40);
+}
+
+/* ---- Accesses straddling two lines -------------------------------------- */
+
+/* 512 B, 2-way, 64 B lines, 4 sets.  An access of 8 bytes at 0x07c covers
+   blocks 1 (set 1) and 2 (set 2); one at 0x0fc covers 3 and 4 (sets 3, 0). */
+static void test_straddle_two_lines(void)
+{
+   static uintptr_t store[8];
+   struct cg_cache c;
+
+   make_cache(&c, store, 8, 512, 2, 64);
+   /* Both miss: one miss, both lines loaded. */
+   CHECK_EQ(cg_cache_ref(&c, 0x07c, 8), MISS);   /* set 1: [1, 0] set 2: [2, 0] */
+   CHECK_SET(&c, 1, 1, 0);
+   CHECK_SET(&c, 2, 2, 0);
+   /* Both hit: hit. */
+   CHECK_EQ(cg_cache_ref(&c, 0x07e, 4), HIT);
+   CHECK_EQ(cg_cache_ref(&c, 0x040, 4), HIT);    /* block 1 alone */
+   CHECK_EQ(cg_cache_ref(&c, 0x080, 4), HIT);    /* block 2 alone */
+   /* Blocks 3|4: set 3 [3, 0], set 0 (block 0 twice) [4, 0]. */
+   CHECK_EQ(cg_cache_ref(&c, 0x0fc, 8), MISS);
+   CHECK_SET(&c, 3, 3, 0);
+   CHECK_SET(&c, 0, 4, 0);
+   /* Evict block 2 from set 2 (blocks 6 and 10), then straddle 1|2:
+      first (block 1) hits, second misses, and is loaded all the same. */
+   CHECK_EQ(cg_cache_ref(&c, 0x180, 4), MISS);   /* set 2: [6, 2] */
+   CHECK_EQ(cg_cache_ref(&c, 0x280, 4), MISS);   /* set 2: [10, 6] */
+   CHECK_EQ(cg_cache_ref(&c, 0x07c, 8), MISS);   /* set 1: [1, 0]  set 2: [2, 10] */
+   CHECK_SET(&c, 1, 1, 0);
+   CHECK_SET(&c, 2, 2, 10);
+   /* First misses, second hits: miss; the hit line still moves to way 0. */
+   CHECK_EQ(cg_cache_ref(&c, 0x140, 4), MISS);   /* set 1: [5, 1] */
+   CHECK_EQ(cg_cache_ref(&c, 0x240, 4), MISS);   /* set 1: [9, 5]  1 out */
+   CHECK_EQ(cg_cache_ref(&c, 0x280, 4), HIT);    /* set 2: [10, 2] */
+   CHECK_EQ(cg_cache_ref(&c, 0x07f, 2), MISS);   /* set 1: [1, 9]  set 2: [2, 10] */
+   CHECK_SET(&c, 1, 1, 9);
+   CHECK_SET(&c, 2, 2, 10);
+   /* The last byte of a line ends the access in that line: no straddle. */
+   CHECK_EQ(cg_cache_ref(&c, 0x0f8, 8), HIT);    /* block 3 only */
+   CHECK_SET(&c, 0, 4, 0);
+}
+
+/* One set (128 B, 2-way, 64 B lines): both halves of a straddle go to the
+   same set, first then second, so the second ends in way 0. */
+static void test_straddle_same_set(void)
+{
+   static uintptr_t store[2];
+   struct cg_cache c;
+
+   make_cache(&c, store, 2, 128, 2, 64);
+   CHECK_EQ(cg_cache_ref(&c, 0x1038, 16), MISS); /* [41, 40] */
+   CHECK_SET(&c, 0, 0x41, 0x40);
+   CHECK_EQ(cg_cache_ref(&c, 0x1038, 16), HIT);  /* 40 hit in way 1: [40, 41]; then 41: [41, 40] */
+   CHECK_SET(&c, 0, 0x41, 0x40);
+   CHECK_EQ(cg_cache_ref(&c, 0x1040, 1), HIT);   /* [41, 40] */
+   CHECK_EQ(cg_cache_ref(&c, 0x2000, 1), MISS);  /* [80, 41] */
+   CHECK_EQ(cg_cache_ref(&c, 0x1038, 16), MISS); /* 40 misses: [40, 80]; 41 misses: [41, 40] */
+   CHECK_SET(&c, 0, 0x41, 0x40);
+}
+
+/* More than two lines calls the hook with the address, the size and the
+   first and last blocks, before touching any set.  16 B lines. */
+static void test_straddle_panic(void)
+{
+   static uintptr_t store[64];
+   struct cg_cache c;
+   volatile int result = -1;
+
+   make_cache(&c, store, 64, 1024, 1, 16);
+   panic_calls = 0;
+   if (setjmp(panic_jump) == 0)
+      result = cg_cache_ref(&c, 0x100f, 19);     /* blocks 0x100 .. 0x102 */
+   CHECK_EQ(result, -1);
+   CHECK_EQ(panic_calls, 1);
+   CHECK_EQ(panic_addr, 0x100f);
+   CHECK_EQ(panic_size, 19);
+   CHECK_EQ(panic_first, 0x100);
+   CHECK_EQ(panic_last, 0x102);
+   CHECK_SET(&c, 0, 0);                          /* nothing was referenced */
+   CHECK_SET(&c, 1, 0);
+
+   /* Size 0 at a line start: the last byte is addr - 1, one block below
+      the first (spec 6.6 quirk): also more than "first or first + 1". */
+   result = -1;
+   if (setjmp(panic_jump) == 0)
+      result = cg_cache_ref(&c, 0x2000, 0);
+   CHECK_EQ(result, -1);
+   CHECK_EQ(panic_calls, 2);
+   CHECK_EQ(panic_size, 0);
+   CHECK_EQ(panic_first, 0x200);
+   CHECK_EQ(panic_last, 0x1ff);
+
+   /* Size 0 inside a line is a one-line access of that line. */
+   result = -1;
+   if (setjmp(panic_jump) == 0)
+      result = cg_cache_ref(&c, 0x2001, 0);
+   CHECK_EQ(result, MISS);
+   CHECK_EQ(panic_calls, 2);
+   CHECK_SET(&c, 0, 0x200);
+}
+
+/* ---- L1 then LL ---------------------------------------------------------- */
+
+/* L1: 128 B, direct-mapped, 64 B lines (2 sets).  LL: 512 B, 2-way, 64 B
+   lines (4 sets).  LL is touched only when L1 misses: its MRU order shows
+   whether it was. */
+static void test_l1_then_ll(void)
+{
+   static uintptr_t s1[2], sl[8];
+   struct cg_cache l1, ll;
+   uint64_t m1 = 0, mL = 0;
+
+   make_cache(&l1, s1, 2, 128, 1, 64);
+   make_cache(&ll, sl, 8, 512, 2, 64);
+   cg_cache_ref_l1_ll(&l1, &ll, 0x040, 4, &m1, &mL); /* L1 miss, LL miss */
+   CHECK_EQ(m1, 1);
+   CHECK_EQ(mL, 1);
+   cg_cache_ref_l1_ll(&l1, &ll, 0x140, 4, &m1, &mL); /* L1 set 1: [5]; LL set 1: [5, 1] */
+   CHECK_EQ(m1, 2);
+   CHECK_EQ(mL, 2);
+   CHECK_SET(&ll, 1, 5, 1);
+   cg_cache_ref_l1_ll(&l1, &ll, 0x148, 4, &m1, &mL); /* L1 hit: LL untouched */
+   CHECK_EQ(m1, 2);
+   CHECK_EQ(mL, 2);
+   CHECK_SET(&ll, 1, 5, 1);
+   cg_cache_ref_l1_ll(&l1, &ll, 0x040, 4, &m1, &mL); /* L1 miss, LL hit in way 1 */
+   CHECK_EQ(m1, 3);
+   CHECK_EQ(mL, 2);
+   CHECK_SET(&l1, 1, 1);
+   CHECK_SET(&ll, 1, 1, 5);
+   /* A straddle: L1 blocks 1|2 (sets 1, 0); LL blocks 1|2 (sets 1, 2). */
+   cg_cache_ref_l1_ll(&l1, &ll, 0x07c, 8, &m1, &mL); /* L1: 1 hit, 2 miss; LL: 1 hit, 2 miss */
+   CHECK_EQ(m1, 4);
+   CHECK_EQ(mL, 3);
+   CHECK_SET(&ll, 2, 2, 0);
+   cg_cache_ref_l1_ll(&l1, &ll, 0x07c, 8, &m1, &mL); /* all hit */
+   CHECK_EQ(m1, 4);
+   CHECK_EQ(mL, 3);
+}
+
+/* Write-allocate, no dirty state: a write is the same reference as a read,
+   so a write miss loads the line and the next read of it hits.  The tool
+   calls the same function for Dw as for Dr; here with separate counters. */
+static void test_write_allocate(void)
+{
+   static uintptr_t s1[8], sl[16];
+   struct cg_cache d1, ll;
+   uint64_t rd_m1 = 0, rd_mL = 0, wr_m1 = 0, wr_mL = 0;
+
+   make_cache(&d1, s1, 8, 512, 2, 64);
+   make_cache(&ll, sl, 16, 1024, 4, 64);
+   cg_cache_ref_l1_ll(&d1, &ll, 0x1000, 8, &wr_m1, &wr_mL); /* write miss */
+   cg_cache_ref_l1_ll(&d1, &ll, 0x1008, 8, &rd_m1, &rd_mL); /* read hit */
+   CHECK_EQ(wr_m1, 1);
+   CHECK_EQ(wr_mL, 1);
+   CHECK_EQ(rd_m1, 0);
+   CHECK_EQ(rd_mL, 0);
+   cg_cache_ref_l1_ll(&d1, &ll, 0x2000, 8, &rd_m1, &rd_mL); /* read miss */
+   cg_cache_ref_l1_ll(&d1, &ll, 0x2010, 4, &wr_m1, &wr_mL); /* write hit */
+   CHECK_EQ(rd_m1, 1);
+   CHECK_EQ(wr_m1, 1);
+}
+
+/* cg_cache_ref_is_mru: true exactly for one-line accesses whose line is in
+   way 0, and it changes nothing. */
+static void test_is_mru(void)
+{
+   static uintptr_t store[8];
+   struct cg_cache c;
+
+   make_cache(&c, store, 8, 512, 2, 64);
+   CHECK(cg_cache_ref_is_mru(&c, 0x000, 4));      /* block 0 quirk */
+   CHECK(!cg_cache_ref_is_mru(&c, 0x040, 4));
+   CHECK_EQ(cg_cache_ref(&c, 0x040, 4), MISS);    /* set 1: [1, 0] */
+   CHECK(cg_cache_ref_is_mru(&c, 0x07f, 1));
+   CHECK(!cg_cache_ref_is_mru(&c, 0x07f, 2));     /* straddles */
+   CHECK_EQ(cg_cache_ref(&c, 0x140, 4), MISS);    /* set 1: [5, 1] */
+   CHECK(!cg_cache_ref_is_mru(&c, 0x040, 4));     /* hit, but in way 1 */
+   CHECK(cg_cache_ref_is_mru(&c, 0x140, 4));
+   CHECK_SET(&c, 1, 5, 1);
+}
+
+/* ---- Reference model ------------------------------------------------------- */
+
+/* The obvious model: every way carries the time it was last used; a
+   lookup takes the most recently used way holding the block (tags may
+   repeat, as block 0 does at start-up), a miss replaces the least recently
+   used way.  Initially all tags are 0 and way w of each set was used at
+   time -w, which is the MRU order [0, 1, ..., assoc-1] of cg_cache. */
+struct ref_cache {
+   uintptr_t line, sets, ways;
+   uintptr_t *tag;
+   int64_t *used;
+   int64_t now;
+};
+
+static void ref_init(struct ref_cache *r, uintptr_t size, uintptr_t ways,
+                     uintptr_t line)
+{
+   uintptr_t i, n;
+
+   r->line = line;
+   r->ways = ways;
+   r->sets = size / line / ways;
+   n = r->sets * ways;
+   r->tag = calloc(n, sizeof *r->tag);
+   r->used = calloc(n, sizeof *r->used);
+   if (r->tag == NULL || r->used == NULL) {
+      fprintf(stderr, "test_sim: out of memory\n");
+      exit(2);
+   }
+   for (i = 0; i < n; i++)
+      r->used[i] = -(int64_t)(i % ways);
+   r->now = 0;
+}
+
+static void ref_free(struct ref_cache *r)
+{
+   free(r->tag);
+   free(r->used);
+}
+
+/* 1 on a hit (unlike cg_cache_ref), 0 on a miss. */
+static int ref_line_hit(struct ref_cache *r, uintptr_t block)
+{
+   uintptr_t base = (block % r->sets) * r->ways, w;
+   uintptr_t found = r->ways, oldest = 0;
+
+   for (w = 0; w < r->ways; w++) {
+      if (r->tag[base + w] == block
+          && (found == r->ways || r->used[base + w] > r->used[base + found]))
+         found = w;
+      if (r->used[base + w] < r->used[base + oldest])
+         oldest = w;
+   }
+   r->now++;
+   if (found != r->ways) {
+      r->used[base + found] = r->now;
+      return 1;
+   }
+   r->tag[base + oldest] = block;
+   r->used[base + oldest] = r->now;
+   return 0;
+}
+
+/* 1 on a miss: an access misses if any line it covers misses. */
+static int ref_access(struct ref_cache *r, uintptr_t addr, unsigned size)
+{
+   uintptr_t first = addr / r->line, last = (addr + size - 1) / r->line;
+   uintptr_t b;
+   int all_hit = 1;
+
+   for (b = first; b <= last; b++)
+      all_hit &= ref_line_hit(r, b);
+   return !all_hit;
+}
+
+/* Compares every set, way by way, ordering the reference's ways by time. */
+static int ref_same_state(const struct ref_cache *r, const struct cg_cache *c)
+{
+   uintptr_t s, w, k;
+
+   for (s = 0; s < r->sets; s++) {
+      const uintptr_t *set = c->tags + s * r->ways;
+
+      for (w = 0; w < r->ways; w++) {
+         /* The way of rank w by recency: exactly w ways are newer. */
+         for (k = 0; k < r->ways; k++) {
+            uintptr_t newer = 0, j;
+
+            for (j = 0; j < r->ways; j++)
+               newer += r->used[s * r->ways + j] > r->used[s * r->ways + k];
+            if (newer == w)
+               break;
+         }
+         if (k == r->ways || set[w] != r->tag[s * r->ways + k])
+            return 0;
+      }
+   }
+   return 1;
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+
+static uint64_t rng(void)
+{
+   rng_state ^= rng_state >> 12;
+   rng_state ^= rng_state << 25;
+   rng_state ^= rng_state >> 27;
+   return rng_state * 0x2545f4914f6cdd1du;
+}
+
+/* An address in a region of four cache sizes from base, half of the time
+   in a hot quarter of the cache, with sizes from 1 to the line size
+   (so at most two lines) and any alignment. */
+static void random_access(uintptr_t base, uintptr_t size, uintptr_t line,
+                          uintptr_t *addr, unsigned *len)
+{
+   uint64_t x = rng();
+   uintptr_t span = (x & 1) ? size / 4 : size * 4;
+   unsigned max = line > 255 ? 255 : (unsigned)line;
+   static const unsigned common[] = { 1, 2, 4, 8, 16 };
+
+   *addr = base + (uintptr_t)((x >> 8) % span);
+   if ((x >> 1) & 1)
+      *len = common[((x >> 2) & 7) % 5];
+   else
+      *len = 1 + (unsigned)((x >> 40) % max);
+   if (*len > max)
+      *len = max;
+}
+
+struct geometry {
+   int32_t size, assoc, line;
+   uintptr_t base;
+};
+
+static void test_against_reference(void)
+{
+   static const struct geometry geos[] = {
+      { 24576, 6, 64, 0 },
+      { 3145728, 12, 64, 0x10000000u },
+      { 32768, 8, 64, 0x0804a000u },
+      { 65536, 1, 64, 0 },
+      { 4096, 64, 64, 0x7fff0000u },
+      { 16384, 4, 32, 0x40000000u },
+      { 8192, 2, 16, 0 },
+      { 98304, 3, 256, 0x20000000u },
+   };
+   const long accesses = 500000;
+   size_t g;
+
+   for (g = 0; g < sizeof geos / sizeof geos[0]; g++) {
+      const struct geometry *geo = &geos[g];
+      struct cg_cache_config cfg = { geo->size, geo->assoc, geo->line };
+      uintptr_t *store = malloc(cg_cache_tag_bytes(&cfg));
+      struct cg_cache c;
+      struct ref_cache r;
+      long i, misses = 0, mismatches = 0;
+
+      if (store == NULL)
+         exit(2);
+      cg_cache_init(&c, &cfg, store);
+      ref_init(&r, (uintptr_t)geo->size, (uintptr_t)geo->assoc,
+               (uintptr_t)geo->line);
+      for (i = 0; i < accesses; i++) {
+         uintptr_t addr;
+         unsigned len;
+         int mru, got, want;
+
+         random_access(geo->base, (uintptr_t)geo->size, (uintptr_t)geo->line,
+                       &addr, &len);
+         mru = cg_cache_ref_is_mru(&c, addr, (uint8_t)len);
+         got = cg_cache_ref(&c, addr, (uint8_t)len);
+         want = ref_access(&r, addr, len);
+         misses += got;
+         if (got != want || (mru && got != HIT)) {
+            if (mismatches++ == 0)
+               fprintf(stderr, "  geometry %ld/%ld/%ld: access %ld "
+                       "(%#jx, %u): got %d, want %d, mru %d\n",
+                       (long)geo->size, (long)geo->assoc, (long)geo->line, i,
+                       (uintmax_t)addr, len, got, want, mru);
+         }
+      }
+      CHECK_EQ(mismatches, 0);
+      CHECK(ref_same_state(&r, &c));
+      /* Both outcomes must be common, or the comparison proves little. */
+      CHECK(misses > accesses / 50 && misses < accesses - accesses / 50);
+      ref_free(&r);
+      free(store);
+   }
+}
+
+/* L1 and LL together against two reference caches, counting as the tool
+   does. */
+static void test_hierarchy_against_reference(void)
+{
+   struct cg_cache_config c1 = { 32768, 8, 64 }, cl = { 3145728, 12, 64 };
+   uintptr_t *s1 = malloc(cg_cache_tag_bytes(&c1));
+   uintptr_t *sl = malloc(cg_cache_tag_bytes(&cl));
+   struct cg_cache l1, ll;
+   struct ref_cache r1, rl;
+   uint64_t m1 = 0, mL = 0, want_m1 = 0, want_mL = 0;
+   long i;
+
+   if (s1 == NULL || sl == NULL)
+      exit(2);
+   cg_cache_init(&l1, &c1, s1);
+   cg_cache_init(&ll, &cl, sl);
+   ref_init(&r1, 32768, 8, 64);
+   ref_init(&rl, 3145728, 12, 64);
+   for (i = 0; i < 1000000; i++) {
+      uintptr_t addr;
+      unsigned len;
+
+      /* The LL-sized region makes L1 miss often and LL both ways. */
+      random_access(0x10000, 3145728 / 2, 64, &addr, &len);
+      cg_cache_ref_l1_ll(&l1, &ll, addr, (uint8_t)len, &m1, &mL);
+      if (ref_access(&r1, addr, len)) {
+         want_m1++;
+         want_mL += (uint64_t)ref_access(&rl, addr, len);
+      }
+   }
+   CHECK_EQ(m1, want_m1);
+   CHECK_EQ(mL, want_mL);
+   CHECK(mL > 1000 && mL < m1);
+   CHECK(ref_same_state(&r1, &l1));
+   CHECK(ref_same_state(&rl, &ll));
+   ref_free(&r1);
+   ref_free(&rl);
+   free(s1);
+   free(sl);
+}
+
+int main(void)
+{
+   RUN(test_geometry);
+   RUN(test_lru_two_way);
+   RUN(test_lru_four_way);
+   RUN(test_initial_block_zero);
+   RUN(test_direct_mapped);
+   RUN(test_fully_associative);
+   RUN(test_straddle_two_lines);
+   RUN(test_straddle_same_set);
+   RUN(test_straddle_panic);
+   RUN(test_l1_then_ll);
+   RUN(test_write_allocate);
+   RUN(test_is_mru);
+   RUN(test_against_reference);
+   RUN(test_hierarchy_against_reference);
+   return unit_finish("test_sim");
+}
