@@ -73,7 +73,7 @@ TOOLTEST_FILES = \
 
 check_SCRIPTS += tests/tool/corpus.stamp $(TOOLTEST_DIFF) $(TOOLTEST_OTHER)
 TESTS += $(TOOLTEST_DIFF) $(TOOLTEST_OTHER)
-EXTRA_DIST += $(TOOLTEST_PROGS) $(TOOLTEST_FILES) tests/tool/vgtests
+EXTRA_DIST += $(TOOLTEST_PROGS) $(TOOLTEST_FILES) tests/tool/vgtests docs/testing.md
 CLEANFILES += tests/tool/corpus.stamp $(TOOLTEST_DIFF) $(TOOLTEST_OTHER) \
 	tests/tool/corpus/* tests/tool/corpus/.stamp
 
