@@ -1015,24 +1015,16 @@ static void cg_add_event_Dw(CgState *cgs, const CgInstr *inode, Int size,
    ev->atom = ea;
 }
 
-static void cg_add_event_Bc(CgState *cgs, const CgInstr *inode,
-                            IRAtom *taken)
+/* A conditional (EV_BC, atom: taken) or indirect (EV_BI, atom: target)
+   branch. */
+static void cg_add_event_branch(CgState *cgs, CgEventKind kind,
+                                const CgInstr *inode, IRAtom *atom)
 {
-   tl_assert(isIRAtom(taken));
+   tl_assert(isIRAtom(atom));
    if (!clo_branch_sim)
       return;
-   CgEvent *ev = cg_new_event(cgs, EV_BC, inode);
-   ev->atom = taken;
-}
-
-static void cg_add_event_Bi(CgState *cgs, const CgInstr *inode,
-                            IRAtom *target)
-{
-   tl_assert(isIRAtom(target));
-   if (!clo_branch_sim)
-      return;
-   CgEvent *ev = cg_new_event(cgs, EV_BI, inode);
-   ev->atom = target;
+   CgEvent *ev = cg_new_event(cgs, kind, inode);
+   ev->atom = atom;
 }
 
 /* A guarded load or store: it only counts if the guard holds. */
@@ -1173,7 +1165,7 @@ static void cg_do_Exit(CgState *cgs, const CgInstr *inode, const IRStmt *st)
                                     IRExpr_RdTmp(guardw),
                                     cg_hword_const(cgs, 1, NULL))
                      : IRExpr_RdTmp(guardw)));
-      cg_add_event_Bc(cgs, inode, IRExpr_RdTmp(taken));
+      cg_add_event_branch(cgs, EV_BC, inode, IRExpr_RdTmp(taken));
    }
    cg_flush_events(cgs);
 }
@@ -1248,7 +1240,7 @@ static void cg_do_block_end(CgState *cgs, const IRSB *sb_in, const CgInstr *inod
    case Iex_Const:
       break;
    case Iex_RdTmp:
-      cg_add_event_Bi(cgs, inode, sb_in->next);
+      cg_add_event_branch(cgs, EV_BI, inode, sb_in->next);
       break;
    default:
       tl_assert(0 && "non-flat block end");
