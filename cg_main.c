@@ -128,6 +128,29 @@ static void cg_print_debug_usage(void)
 }
 
 /*------------------------------------------------------------*/
+/*--- Memory for objects that live until exit              ---*/
+/*------------------------------------------------------------*/
+
+/* Memory for objects that live until exit (line cost centres, strings),
+   carved from big zeroed chunks: no per-object allocation overhead. */
+static UChar *pool_next;
+static SizeT pool_left;
+
+static void *cg_pool_alloc(SizeT bytes)
+{
+   bytes = (bytes + 7) & ~(SizeT)7;
+   if (bytes > pool_left) {
+      SizeT chunk = bytes > 65536 ? bytes : 65536;
+      pool_next = VG_(calloc)("cg.main.pool", 1, chunk);
+      pool_left = chunk;
+   }
+   void *p = pool_next;
+   pool_next += bytes;
+   pool_left -= bytes;
+   return p;
+}
+
+/*------------------------------------------------------------*/
 /*--- Interned strings                                     ---*/
 /*------------------------------------------------------------*/
 
@@ -179,7 +202,7 @@ static const HChar *cg_intern(const HChar *s)
       if (e->hash == h && VG_(strcmp)(e->s, s) == 0)
          return e->s;
    SizeT len = VG_(strlen)(s);
-   CgString *e = VG_(malloc)("cg.main.string", sizeof *e + len + 1);
+   CgString *e = cg_pool_alloc(sizeof *e + len + 1);
    e->hash = h;
    VG_(memcpy)(e->s, s, len + 1);
    e->next = *slot;
@@ -189,11 +212,57 @@ static const HChar *cg_intern(const HChar *s)
 }
 
 /*------------------------------------------------------------*/
-/*--- Line cost centres                                    ---*/
+/*--- Columns and line cost centres                        ---*/
 /*------------------------------------------------------------*/
 
-typedef struct { ULong a, m1, mL; } CgCacheCC;   /* accesses, L1 misses, LL misses */
-typedef struct { ULong b, mp; } CgBranchCC;      /* branches, mispredictions */
+/* The events, in the order of the output file's columns.  A line's
+   counters are kept in this order, only for the columns that are on. */
+typedef enum {
+   COL_IR, COL_I1MR, COL_ILMR, COL_DR, COL_D1MR, COL_DLMR, COL_DW, COL_D1MW,
+   COL_DLMW, COL_BC, COL_BCM, COL_BI, COL_BIM, N_COLUMNS
+} CgColumnId;
+
+typedef enum { NEED_ALWAYS, NEED_CACHE, NEED_BRANCH } CgColumnNeed;
+
+/* Name and enabling option of each column, indexed by CgColumnId.  The
+   events line, every count line and the summary line are all built from
+   this one table. */
+static const struct {
+   const HChar *name;
+   CgColumnNeed need;
+} cg_columns[N_COLUMNS] = {
+   { "Ir",   NEED_ALWAYS },
+   { "I1mr", NEED_CACHE },  { "ILmr", NEED_CACHE },
+   { "Dr",   NEED_CACHE },  { "D1mr", NEED_CACHE },  { "DLmr", NEED_CACHE },
+   { "Dw",   NEED_CACHE },  { "D1mw", NEED_CACHE },  { "DLmw", NEED_CACHE },
+   { "Bc",   NEED_BRANCH }, { "Bcm",  NEED_BRANCH },
+   { "Bi",   NEED_BRANCH }, { "Bim",  NEED_BRANCH },
+};
+
+/* Where each column's counter sits in a line's counters, or -1 when the
+   column is off; set once options are known (cg_setup_columns).  Columns
+   that belong together (accesses, L1 misses, LL misses; branches,
+   mispredictions) are adjacent, so a helper can take a pointer to the
+   first of them. */
+static Int col_slot[N_COLUMNS];
+static UInt n_slots;
+
+static Bool cg_column_on(CgColumnId col)
+{
+   switch (cg_columns[col].need) {
+   case NEED_ALWAYS: return True;
+   case NEED_CACHE:  return clo_cache_sim;
+   case NEED_BRANCH: return clo_branch_sim;
+   }
+   return False;
+}
+
+static void cg_setup_columns(void)
+{
+   n_slots = 0;
+   for (UInt c = 0; c < N_COLUMNS; c++)
+      col_slot[c] = cg_column_on(c) ? (Int)n_slots++ : -1;
+}
 
 /* One source line of one function.  Key: (file, fn, line) with interned
    strings; owner: the line table; never freed.  Created at
@@ -204,9 +273,14 @@ typedef struct CgLineCC {
    const HChar *file;
    const HChar *fn;
    Int line;
-   CgCacheCC Ir, Dr, Dw;
-   CgBranchCC Bc, Bi;
+   ULong c[0];                /* n_slots counters, see col_slot */
 } CgLineCC;
+
+static ULong *cg_counter(CgLineCC *cc, CgColumnId col)
+{
+   tl_assert(col_slot[col] >= 0);
+   return &cc->c[col_slot[col]];
+}
 
 static CgLineCC **cc_table;
 static UInt cc_table_size;     /* a power of two */
@@ -248,7 +322,7 @@ static CgLineCC *cg_lookup_cc(const HChar *file, const HChar *fn, Int line)
    for (CgLineCC *cc = *slot; cc; cc = cc->next)
       if (cc->file == file && cc->fn == fn && cc->line == line)
          return cc;
-   CgLineCC *cc = VG_(calloc)("cg.main.lineCC", 1, sizeof *cc);
+   CgLineCC *cc = cg_pool_alloc(sizeof *cc + n_slots * sizeof(ULong));
    cc->file = file;
    cc->fn = fn;
    cc->line = line;
@@ -321,41 +395,78 @@ static CgLineCC *cg_get_lineCC(Addr addr)
    exactly the same places. */
 #define N_EVENTS 16
 
-/* One guest instruction.  Helper calls refer to it by address. */
+/* What a helper needs to know of an instruction whose fetch or branch it
+   simulates: its address and length, and the first of the counters it
+   adds misses to (I1mr, Bcm or Bim of the instruction's line). */
 typedef struct {
    Addr addr;
+   ULong *misses;
    UChar len;
-   CgLineCC *cc;
-} CgInstr;
+} CgSimInstr;
 
 /* What one event of a group adds one to per run of the group, encoded as
-   (instruction index << CG_FOLD_BITS) | CG_FOLD_*. */
-enum { CG_FOLD_IR, CG_FOLD_DR, CG_FOLD_DW, CG_FOLD_BC, CG_FOLD_BI };
+   (index into the block's line cost centres << CG_FOLD_BITS) | CG_FOLD_*. */
+enum { CG_FOLD_IR, CG_FOLD_DR, CG_FOLD_DW, CG_FOLD_BC, CG_FOLD_BI,
+       CG_N_FOLDS };
 #define CG_FOLD_BITS 3
-#define CG_MAX_INSTRS (0xFFFF >> CG_FOLD_BITS)
+#define CG_MAX_CCS (0xFFFF >> CG_FOLD_BITS)
 
-/* The events of one flush: how often the group's code has run since the
-   last fold, and the counters each run adds one to. */
-typedef struct {
-   ULong count;
-   UShort first_event, n_events;
-} CgGroup;
+/* The counter slot each CG_FOLD_* adds to; set with col_slot. */
+static Int fold_slot[CG_N_FOLDS];
 
-/* The records of one translated superblock.  Key: the guest address the
-   code was read from (vge.base[0]); owner: sb_table, or retired_sbs when a
-   second translation with the same key appeared.  Freed when the core
-   discards the translation. */
+/* The records of one translated superblock, in one allocation: this
+   header, then
+      ULong counts[n_groups]       runs of each group since the last fold
+      CgLineCC *ccs[n_ccs]         the distinct lines of its instructions
+      CgSimInstr sims[n_sims]      arguments of its fetch and branch helpers
+      UShort events[n_events]      fold codes, group after group
+      UChar group_size[n_groups]   events per group.
+   The emitted code holds the addresses of counts[] and sims[].  Key: the
+   guest address the code was read from (vge.base[0]); owner: sb_table, or
+   retired_sbs when a second translation with the same key appeared.  Freed
+   when the core discards the translation. */
 typedef struct CgSBInfo {
    struct CgSBInfo *next;     /* VgHashNode header: chain ... */
    UWord key;                 /* ... and key */
    struct CgSBInfo *retired_next;
+   UShort n_groups, n_ccs, n_sims, n_events;
    Bool collided;             /* another live translation shares the key */
-   UInt n_instrs;
-   UInt n_groups;
-   CgGroup *groups;           /* one block: groups, then events */
-   UShort *events;
-   CgInstr instrs[0];         /* n_instrs */
 } CgSBInfo;
+
+static ULong *cg_sb_counts(CgSBInfo *sbi)
+{
+   return (ULong *)((UChar *)sbi + ((sizeof *sbi + 7) & ~(SizeT)7));
+}
+
+static CgLineCC **cg_sb_ccs(CgSBInfo *sbi)
+{
+   return (CgLineCC **)(cg_sb_counts(sbi) + sbi->n_groups);
+}
+
+static CgSimInstr *cg_sb_sims(CgSBInfo *sbi)
+{
+   return (CgSimInstr *)(cg_sb_ccs(sbi) + sbi->n_ccs);
+}
+
+static UShort *cg_sb_events(CgSBInfo *sbi)
+{
+   return (UShort *)(cg_sb_sims(sbi) + sbi->n_sims);
+}
+
+static UChar *cg_sb_group_sizes(CgSBInfo *sbi)
+{
+   return (UChar *)(cg_sb_events(sbi) + sbi->n_events);
+}
+
+static SizeT cg_sb_bytes(const CgSBInfo *shape)
+{
+   return ((sizeof *shape + 7) & ~(SizeT)7)
+          + shape->n_groups * sizeof(ULong)
+          + shape->n_ccs * sizeof(CgLineCC *)
+          + shape->n_sims * sizeof(CgSimInstr)
+          + shape->n_events * sizeof(UShort)
+          + shape->n_groups * sizeof(UChar);
+}
 
 static VgHashTable *sb_table;
 static CgSBInfo *retired_sbs;
@@ -363,31 +474,19 @@ static CgSBInfo *retired_sbs;
 /* Adds each group's count to its counters and zeroes it. */
 static void cg_fold_sb(CgSBInfo *sbi)
 {
-   for (UInt g = 0; g < sbi->n_groups; g++) {
-      CgGroup *grp = &sbi->groups[g];
-      ULong n = grp->count;
+   ULong *counts = cg_sb_counts(sbi);
+   CgLineCC **ccs = cg_sb_ccs(sbi);
+   const UShort *ev = cg_sb_events(sbi);
+   const UChar *sizes = cg_sb_group_sizes(sbi);
+
+   for (UInt g = 0; g < sbi->n_groups; ev += sizes[g], g++) {
+      ULong n = counts[g];
       if (n == 0)
          continue;
-      const UShort *ev = &sbi->events[grp->first_event];
-      for (UInt i = 0; i < grp->n_events; i++) {
-         CgLineCC *cc = sbi->instrs[ev[i] >> CG_FOLD_BITS].cc;
-         switch (ev[i] & ((1 << CG_FOLD_BITS) - 1)) {
-         case CG_FOLD_IR: cc->Ir.a += n; break;
-         case CG_FOLD_DR: cc->Dr.a += n; break;
-         case CG_FOLD_DW: cc->Dw.a += n; break;
-         case CG_FOLD_BC: cc->Bc.b += n; break;
-         case CG_FOLD_BI: cc->Bi.b += n; break;
-         }
-      }
-      grp->count = 0;
+      for (UInt i = 0; i < sizes[g]; i++)
+         ccs[ev[i] >> CG_FOLD_BITS]->c[fold_slot[ev[i] & 7]] += n;
+      counts[g] = 0;
    }
-}
-
-static void cg_free_sb(CgSBInfo *sbi)
-{
-   if (sbi->groups)
-      VG_(free)(sbi->groups);
-   VG_(free)(sbi);
 }
 
 static void cg_fold_all(void)
@@ -424,50 +523,73 @@ void cg_sim_straddle_panic(cg_addr_t addr, unsigned size,
    __builtin_unreachable();
 }
 
-/* An access through a first-level cache and, on a miss there, LL.  Only
-   misses are counted here: accesses are counted by the group counters. */
+/* An access through a first-level cache and, on a miss there, LL:
+   misses[0] counts L1 misses, misses[1] LL misses.  Accesses themselves
+   are counted by the group counters. */
 static inline void cg_access(struct cg_cache *l1, Addr addr, UChar size,
-                             CgCacheCC *cc)
+                             ULong *misses)
 {
    if (cg_cache_ref(l1, addr, size)) {
-      cc->m1++;
+      misses[0]++;
       if (cg_cache_ref(&cache_LL, addr, size))
-         cc->mL++;
+         misses[1]++;
    }
 }
 
-static VG_REGPARM(1) void cg_h_fetch(const CgInstr *i)
+static VG_REGPARM(1) void cg_h_fetch(const CgSimInstr *i)
 {
-   cg_access(&cache_I1, i->addr, i->len, &i->cc->Ir);
+   cg_access(&cache_I1, i->addr, i->len, i->misses);
 }
 
-static VG_REGPARM(3) void cg_h_read(CgLineCC *cc, Addr ea, UWord size)
+/* A data read or write (misses: &D1mr or &D1mw of the line). */
+static VG_REGPARM(3) void cg_h_data(ULong *misses, Addr ea, UWord size)
 {
-   cg_access(&cache_D1, ea, (UChar)size, &cc->Dr);
+   cg_access(&cache_D1, ea, (UChar)size, misses);
 }
 
-static VG_REGPARM(3) void cg_h_write(CgLineCC *cc, Addr ea, UWord size)
+/* The same for the common sizes, one argument fewer: every emitted call
+   site is a few bytes smaller, and the translation cache with it. */
+#define CG_DATA_HELPER(n)                                                \
+   static VG_REGPARM(2) void cg_h_data##n(ULong *misses, Addr ea)        \
+   {                                                                     \
+      cg_access(&cache_D1, ea, n, misses);                               \
+   }
+CG_DATA_HELPER(1)
+CG_DATA_HELPER(2)
+CG_DATA_HELPER(4)
+CG_DATA_HELPER(8)
+CG_DATA_HELPER(16)
+CG_DATA_HELPER(32)
+
+static const struct {
+   Int size;
+   const HChar *name;
+   void *fn;
+} cg_sized_data_helpers[] = {
+   { 1, "cg_h_data1", cg_h_data1 },   { 2, "cg_h_data2", cg_h_data2 },
+   { 4, "cg_h_data4", cg_h_data4 },   { 8, "cg_h_data8", cg_h_data8 },
+   { 16, "cg_h_data16", cg_h_data16 }, { 32, "cg_h_data32", cg_h_data32 },
+};
+
+/* A guarded load or store, which may not happen: it counts itself
+   (counts: &Dr or &Dw of the line, followed by its two miss counters). */
+static VG_REGPARM(3) void cg_h_data_guarded(ULong *counts, Addr ea,
+                                            UWord size)
 {
-   cg_access(&cache_D1, ea, (UChar)size, &cc->Dw);
+   counts[0]++;
+   cg_access(&cache_D1, ea, (UChar)size, counts + 1);
 }
 
-/* Guarded loads and stores may not happen, so they count themselves. */
-static VG_REGPARM(3) void cg_h_read_guarded(CgLineCC *cc, Addr ea, UWord size)
+static VG_REGPARM(2) void cg_h_cond_branch(const CgSimInstr *i, UWord taken)
 {
-   cc->Dr.a++;
-   cg_access(&cache_D1, ea, (UChar)size, &cc->Dr);
+   if (cg_condpred_predict_and_update(&cond_predictor, i->addr, (int)taken))
+      (*i->misses)++;
 }
 
-static VG_REGPARM(3) void cg_h_write_guarded(CgLineCC *cc, Addr ea, UWord size)
-{
-   cc->Dw.a++;
-   cg_access(&cache_D1, ea, (UChar)size, &cc->Dw);
-}
-
-static VG_REGPARM(2) void cg_h_ind_branch(const CgInstr *i, UWord target)
+static VG_REGPARM(2) void cg_h_ind_branch(const CgSimInstr *i, UWord target)
 {
    if (cg_indpred_predict_and_update(&ind_predictor, i->addr, target))
-      i->cc->Bi.mp++;
+      (*i->misses)++;
 }
 
 /*------------------------------------------------------------*/
@@ -477,11 +599,19 @@ static VG_REGPARM(2) void cg_h_ind_branch(const CgInstr *i, UWord target)
 /* An IR expression that is an atom (a temporary or a constant). */
 typedef IRExpr IRAtom;
 
+/* An instruction of the block being instrumented. */
+typedef struct {
+   Addr addr;
+   UChar len;
+   UShort cc_index;            /* into the block's distinct lines */
+   CgLineCC *cc;
+} CgInstr;
+
 typedef enum { EV_IR, EV_DR, EV_DW, EV_DM, EV_BC, EV_BI } CgEventKind;
 
 typedef struct {
    CgEventKind kind;
-   CgInstr *inode;
+   const CgInstr *inode;
    Int size;          /* data events: bytes accessed */
    IRAtom *atom;      /* data address; Bc: taken (host word); Bi: target */
 } CgEvent;
@@ -502,12 +632,17 @@ static void cg_scratch_push(CgScratch *s, UWord v)
    s->w[s->used++] = v;
 }
 
-/* Everything the instrumentation of one superblock needs. */
+/* Everything the instrumentation of one superblock needs.  The block's
+   records (CgSBInfo) are only allocated at the end, when their sizes are
+   known; until then the emitted code refers to them through constants that
+   are patched in cg_finish_sb ("fixups"). */
 typedef struct {
    IRSB *sb_out;
    IRType hword_ty;
-   CgSBInfo *sbi;
-   UInt instr_i;                /* next free record in sbi->instrs */
+   CgInstr *instrs;             /* n_instrs, owned here, reused */
+   UInt instrs_size;
+   UInt n_instrs;
+   UInt instr_i;                /* next free entry of instrs */
    CgEvent events[N_EVENTS];
    Int events_used;
    /* The line of the last instruction fetch simulated in this block: a
@@ -515,14 +650,15 @@ typedef struct {
       so it is not simulated again. */
    Bool have_last_iblock;
    Addr last_iblock;
-   /* The groups of the block so far, kept until the block is done: per
-      group the IRConst holding its counter's address (patched when the
-      group array exists) and where its events end; and all events (fold
-      codes). */
-   CgScratch group_consts;
-   CgScratch group_event_ends;
-   CgScratch fold_codes;
+   CgScratch ccs;               /* CgLineCC*: the block's distinct lines */
+   CgScratch sims;              /* pairs: instruction index, column */
+   CgScratch fixups;            /* pairs: IRConst*, CG_FIX_* code */
+   CgScratch group_sizes;       /* events per group */
+   CgScratch fold_codes;        /* all events, group after group */
 } CgState;
+
+#define CG_FIX_COUNT(g) ((UWord)(g) << 1)      /* &counts[g] */
+#define CG_FIX_SIM(r)   ((UWord)(r) << 1 | 1)  /* &sims[r] */
 
 static CgState cgs_static;      /* reused; the core instruments one SB at a time */
 
@@ -530,9 +666,8 @@ static CgState cgs_static;      /* reused; the core instruments one SB at a time
 static ULong stat_instrs_nox, stat_instrs_gen;
 
 /* The fold code of an event (see CgSBInfo). */
-static UWord cg_fold_code(const CgState *cgs, const CgEvent *ev)
+static UWord cg_fold_code(const CgEvent *ev)
 {
-   UWord instr = (UWord)(ev->inode - cgs->sbi->instrs);
    UWord what = CG_FOLD_IR;
    switch (ev->kind) {
    case EV_IR: what = CG_FOLD_IR; break;
@@ -542,7 +677,7 @@ static UWord cg_fold_code(const CgState *cgs, const CgEvent *ev)
    case EV_BC: what = CG_FOLD_BC; break;
    case EV_BI: what = CG_FOLD_BI; break;
    }
-   return instr << CG_FOLD_BITS | what;
+   return (UWord)ev->inode->cc_index << CG_FOLD_BITS | what;
 }
 
 static IRExpr *cg_hword_const(CgState *cgs, HWord v, IRConst **out)
@@ -554,26 +689,49 @@ static IRExpr *cg_hword_const(CgState *cgs, HWord v, IRConst **out)
    return IRExpr_Const(c);
 }
 
-/* Emits "counter += 1" for a new group whose address is not known yet; the
-   constant is patched in cg_finish_sb. */
+static IRExpr *cg_ptr(CgState *cgs, const void *p)
+{
+   return cg_hword_const(cgs, (HWord)p, NULL);
+}
+
+/* A pointer into the block's records, patched by cg_finish_sb. */
+static IRExpr *cg_fixup_ptr(CgState *cgs, UWord fix)
+{
+   IRConst *c;
+   IRExpr *e = cg_hword_const(cgs, 0, &c);
+   cg_scratch_push(&cgs->fixups, (UWord)c);
+   cg_scratch_push(&cgs->fixups, fix);
+   return e;
+}
+
+/* A new CgSimInstr for inode counting its misses in column col; returns
+   the (patched) constant pointing to it. */
+static IRExpr *cg_sim_arg(CgState *cgs, const CgInstr *inode, CgColumnId col)
+{
+   UWord r = cgs->sims.used / 2;
+   cg_scratch_push(&cgs->sims, (UWord)(inode - cgs->instrs));
+   cg_scratch_push(&cgs->sims, (UWord)col);
+   return cg_fixup_ptr(cgs, CG_FIX_SIM(r));
+}
+
+static IRAtom *cg_assign(CgState *cgs, IRType ty, IRExpr *e)
+{
+   IRTemp t = newIRTemp(cgs->sb_out->tyenv, ty);
+   addStmtToIRSB(cgs->sb_out, IRStmt_WrTmp(t, e));
+   return IRExpr_RdTmp(t);
+}
+
+/* Emits "counts[g] += 1" for the group being flushed. */
 static void cg_emit_group_count(CgState *cgs)
 {
-   IRTypeEnv *tyenv = cgs->sb_out->tyenv;
-   IRConst *c;
-   IRTemp addr = newIRTemp(tyenv, cgs->hword_ty);
-   IRTemp old = newIRTemp(tyenv, Ity_I64);
-   IRTemp new = newIRTemp(tyenv, Ity_I64);
-
-   addStmtToIRSB(cgs->sb_out, IRStmt_WrTmp(addr, cg_hword_const(cgs, 0, &c)));
-   addStmtToIRSB(cgs->sb_out,
-                 IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64,
-                                               IRExpr_RdTmp(addr))));
-   addStmtToIRSB(cgs->sb_out,
-                 IRStmt_WrTmp(new, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old),
-                                                IRExpr_Const(IRConst_U64(1)))));
-   addStmtToIRSB(cgs->sb_out,
-                 IRStmt_Store(Iend_LE, IRExpr_RdTmp(addr), IRExpr_RdTmp(new)));
-   cg_scratch_push(&cgs->group_consts, (UWord)c);
+   IRAtom *addr = cg_assign(cgs, cgs->hword_ty,
+                            cg_fixup_ptr(cgs,
+                                         CG_FIX_COUNT(cgs->group_sizes.used)));
+   IRAtom *old = cg_assign(cgs, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, addr));
+   IRAtom *new = cg_assign(cgs, Ity_I64,
+                           IRExpr_Binop(Iop_Add64, old,
+                                        IRExpr_Const(IRConst_U64(1))));
+   addStmtToIRSB(cgs->sb_out, IRStmt_Store(Iend_LE, addr, new));
 }
 
 /* Emits a call of a run-time helper; with a guard, the call only happens
@@ -588,24 +746,13 @@ static void cg_emit_call(CgState *cgs, const HChar *name, void *fn,
    addStmtToIRSB(cgs->sb_out, IRStmt_Dirty(di));
 }
 
-static IRExpr *cg_ptr(CgState *cgs, const void *p)
-{
-   return cg_hword_const(cgs, (HWord)p, NULL);
-}
-
 /*--- Inline fast paths ------------------------------------------------*/
 
 /* Most simulated accesses hit the most recently used way of their set,
    which changes nothing; the emitted code tests for that inline and calls
-   the helper only when the access may be anything else.  The conditional
-   predictor is updated inline too. */
-
-static IRAtom *cg_assign(CgState *cgs, IRType ty, IRExpr *e)
-{
-   IRTemp t = newIRTemp(cgs->sb_out->tyenv, ty);
-   addStmtToIRSB(cgs->sb_out, IRStmt_WrTmp(t, e));
-   return IRExpr_RdTmp(t);
-}
+   the helper only when the access may be anything else.  (The branch
+   predictors are called: inline they would be no faster and several times
+   bigger in the translation cache.) */
 
 /* A host-word operation: op64 on a 64-bit host, op32 on a 32-bit one. */
 static IRAtom *cg_wop(CgState *cgs, IROp op64, IROp op32, IRExpr *a,
@@ -664,7 +811,6 @@ static IRAtom *cg_emit_maybe_miss(CgState *cgs, const struct cg_cache *c,
    }
    IRAtom *slot = cg_wop(cgs, Iop_Add64, Iop_Add32, offset,
                          cg_ptr(cgs, c->tags));
-   IRAtom *tag = cg_assign(cgs, ty, IRExpr_Load(Iend_LE, ty, slot));
    IRAtom *compare_with = block;
    if (size > 1 && c->sets > 1) {
       /* Way 0 of the first line's set can only hold the access's last line
@@ -676,8 +822,11 @@ static IRAtom *cg_emit_maybe_miss(CgState *cgs, const struct cg_cache *c,
       compare_with = cg_wop(cgs, Iop_Shr64, Iop_Shr32, end,
                             cg_shift_amount(c->line_bits));
    }
+   /* The load as the second operand, which the instruction selector can
+      take from memory directly. */
+   IRAtom *tag = cg_assign(cgs, ty, IRExpr_Load(Iend_LE, ty, slot));
    IRAtom *maybe_miss = cg_assign(cgs, Ity_I1,
-      IRExpr_Binop(w64 ? Iop_CmpNE64 : Iop_CmpNE32, tag, compare_with));
+      IRExpr_Binop(w64 ? Iop_CmpNE64 : Iop_CmpNE32, compare_with, tag));
    if (size > 1 && c->sets == 1) {
       /* Fully associative: test the span separately.  It spans two lines
          iff its offset in the line is above line_size - size. */
@@ -691,80 +840,6 @@ static IRAtom *cg_emit_maybe_miss(CgState *cgs, const struct cg_cache *c,
                              IRExpr_Binop(Iop_Or1, maybe_miss, spans));
    }
    return maybe_miss;
-}
-
-/* The conditional predictor's counter update and misprediction, by
-   (counter << 1 | taken): bits 0-1 the new counter, bit 2 set if the
-   prediction was wrong.  Built from cg_condpred_predict_and_update itself
-   by cg_init_cond_table, so the inline code and the module agree. */
-static UChar cond_table[8];
-
-static void cg_init_cond_table(void)
-{
-   static struct cg_condpred scratch;
-   for (UInt ctr = 0; ctr < 4; ctr++)
-      for (UInt taken = 0; taken < 2; taken++) {
-         cg_condpred_init(&scratch, 0);
-         scratch.counters[0] = (UChar)ctr;
-         Int wrong = cg_condpred_predict_and_update(&scratch, 0, (Int)taken);
-         tl_assert(scratch.counters[0] < 4);
-         cond_table[ctr << 1 | taken] =
-            (UChar)(scratch.counters[0] | (wrong ? 4 : 0));
-      }
-}
-
-/* The conditional predictor, inline: the same state and arithmetic as
-   cg_condpred_predict_and_update. */
-static void cg_emit_cond_branch(CgState *cgs, const CgEvent *ev)
-{
-   IRType ty = cgs->hword_ty;
-   Bool w64 = ty == Ity_I64;
-   struct cg_condpred *p = &cond_predictor;
-   const UWord mask_h = (1u << CG_CONDPRED_HISTORY_BITS) - 1;
-   const UWord mask_a = (1u << CG_CONDPRED_ADDR_BITS) - 1;
-   UWord addr_bits = (ev->inode->addr >> p->zero_bits) & mask_a;
-   IRAtom *taken = ev->atom;             /* 0 or 1, a host word */
-
-   IRAtom *hist = cg_assign(cgs, ty, IRExpr_Load(Iend_LE, ty,
-                                                 cg_ptr(cgs, &p->history)));
-   IRAtom *h = cg_wop(cgs, Iop_And64, Iop_And32, hist,
-                      cg_hword_const(cgs, mask_h, NULL));
-   IRAtom *hs = cg_wop(cgs, Iop_Shl64, Iop_Shl32, h,
-                       cg_shift_amount(CG_CONDPRED_ADDR_BITS));
-   /* The address bits lie below the history bits: adding them to the
-      array's address is the same as or-ing them into the index. */
-   IRAtom *ctr_addr = cg_wop(cgs, Iop_Add64, Iop_Add32, hs,
-                             cg_ptr(cgs, &p->counters[addr_bits]));
-   IRAtom *ctr8 = cg_assign(cgs, Ity_I8,
-                            IRExpr_Load(Iend_LE, Ity_I8, ctr_addr));
-   IRAtom *ctr = cg_assign(cgs, ty, IRExpr_Unop(w64 ? Iop_8Uto64 : Iop_8Uto32,
-                                                ctr8));
-   IRAtom *ctr2 = cg_wop(cgs, Iop_Shl64, Iop_Shl32, ctr, cg_shift_amount(1));
-   IRAtom *row = cg_wop(cgs, Iop_Or64, Iop_Or32, ctr2, taken);
-   IRAtom *row_addr = cg_wop(cgs, Iop_Add64, Iop_Add32, row,
-                             cg_ptr(cgs, cond_table));
-   IRAtom *entry8 = cg_assign(cgs, Ity_I8,
-                              IRExpr_Load(Iend_LE, Ity_I8, row_addr));
-   IRAtom *entry = cg_assign(cgs, Ity_I32, IRExpr_Unop(Iop_8Uto32, entry8));
-   IRAtom *new_ctr = cg_assign(cgs, Ity_I8,
-      IRExpr_Binop(Iop_And8, entry8, IRExpr_Const(IRConst_U8(3))));
-   addStmtToIRSB(cgs->sb_out, IRStmt_Store(Iend_LE, ctr_addr, new_ctr));
-
-   IRAtom *hist2 = cg_wop(cgs, Iop_Shl64, Iop_Shl32, hist, cg_shift_amount(1));
-   IRAtom *new_hist = cg_wop(cgs, Iop_Or64, Iop_Or32, hist2, taken);
-   addStmtToIRSB(cgs->sb_out, IRStmt_Store(Iend_LE, cg_ptr(cgs, &p->history),
-                                           new_hist));
-
-   IRAtom *wrong32 = cg_assign(cgs, Ity_I32,
-      IRExpr_Binop(Iop_Shr32, entry, cg_shift_amount(2)));
-   IRAtom *wrong = cg_assign(cgs, Ity_I64, IRExpr_Unop(Iop_32Uto64, wrong32));
-   IRExpr *mp_addr = cg_ptr(cgs, &ev->inode->cc->Bc.mp);
-   IRAtom *mp = cg_assign(cgs, Ity_I64,
-                          IRExpr_Load(Iend_LE, Ity_I64, mp_addr));
-   IRAtom *mp1 = cg_assign(cgs, Ity_I64, IRExpr_Binop(Iop_Add64, mp, wrong));
-   addStmtToIRSB(cgs->sb_out, IRStmt_Store(Iend_LE,
-                                           cg_ptr(cgs, &ev->inode->cc->Bc.mp),
-                                           mp1));
 }
 
 /* An Ity_I1 atom: 1 unless the constant line block is in way 0 of its set
@@ -812,7 +887,7 @@ static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
          guard = cg_or1(cgs, guard, cg_emit_not_way0(cgs, c, last));
    }
    cg_emit_call(cgs, "cg_h_fetch", cg_h_fetch, 1,
-                mkIRExprVec_1(cg_ptr(cgs, inode)), guard);
+                mkIRExprVec_1(cg_sim_arg(cgs, inode, COL_I1MR)), guard);
 }
 
 /* A data access: the helper runs unless the inline test finds a hit in the
@@ -820,12 +895,20 @@ static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
 static void cg_emit_data_access(CgState *cgs, const CgEvent *ev)
 {
    IRAtom *guard = cg_emit_maybe_miss(cgs, &cache_D1, ev->atom, ev->size);
-   IRExpr **args = mkIRExprVec_3(cg_ptr(cgs, ev->inode->cc), ev->atom,
-                                 cg_hword_const(cgs, ev->size, NULL));
-   if (ev->kind == EV_DW)
-      cg_emit_call(cgs, "cg_h_write", cg_h_write, 3, args, guard);
-   else
-      cg_emit_call(cgs, "cg_h_read", cg_h_read, 3, args, guard);
+   ULong *misses = cg_counter(ev->inode->cc,
+                              ev->kind == EV_DW ? COL_D1MW : COL_D1MR);
+   for (UInt i = 0; i < sizeof cg_sized_data_helpers
+                        / sizeof cg_sized_data_helpers[0]; i++)
+      if (cg_sized_data_helpers[i].size == ev->size) {
+         cg_emit_call(cgs, cg_sized_data_helpers[i].name,
+                      cg_sized_data_helpers[i].fn, 2,
+                      mkIRExprVec_2(cg_ptr(cgs, misses), ev->atom), guard);
+         return;
+      }
+   cg_emit_call(cgs, "cg_h_data", cg_h_data, 3,
+                mkIRExprVec_3(cg_ptr(cgs, misses), ev->atom,
+                              cg_hword_const(cgs, ev->size, NULL)),
+                guard);
 }
 
 /* Emits the code for the queued events, in program order, and empties the
@@ -836,7 +919,7 @@ static void cg_flush_events(CgState *cgs)
       return;
    for (Int i = 0; i < cgs->events_used; i++) {
       const CgEvent *ev = &cgs->events[i];
-      cg_scratch_push(&cgs->fold_codes, cg_fold_code(cgs, ev));
+      cg_scratch_push(&cgs->fold_codes, cg_fold_code(ev));
       switch (ev->kind) {
       case EV_IR:
          if (clo_cache_sim)
@@ -848,20 +931,24 @@ static void cg_flush_events(CgState *cgs)
          cg_emit_data_access(cgs, ev);
          break;
       case EV_BC:
-         cg_emit_cond_branch(cgs, ev);
+         cg_emit_call(cgs, "cg_h_cond_branch", cg_h_cond_branch, 2,
+                      mkIRExprVec_2(cg_sim_arg(cgs, ev->inode, COL_BCM),
+                                    ev->atom), NULL);
          break;
       case EV_BI:
          cg_emit_call(cgs, "cg_h_ind_branch", cg_h_ind_branch, 2,
-                      mkIRExprVec_2(cg_ptr(cgs, ev->inode), ev->atom), NULL);
+                      mkIRExprVec_2(cg_sim_arg(cgs, ev->inode, COL_BIM),
+                                    ev->atom), NULL);
          break;
       }
    }
    cg_emit_group_count(cgs);
-   cg_scratch_push(&cgs->group_event_ends, cgs->fold_codes.used);
+   cg_scratch_push(&cgs->group_sizes, (UWord)cgs->events_used);
    cgs->events_used = 0;
 }
 
-static CgEvent *cg_new_event(CgState *cgs, CgEventKind kind, CgInstr *inode)
+static CgEvent *cg_new_event(CgState *cgs, CgEventKind kind,
+                             const CgInstr *inode)
 {
    if (cgs->events_used == N_EVENTS)
       cg_flush_events(cgs);
@@ -885,7 +972,7 @@ static Bool cg_instr_is_nox(Addr addr, UInt len)
           && cache_I1.line_size == cache_LL.line_size;
 }
 
-static void cg_add_event_Ir(CgState *cgs, CgInstr *inode)
+static void cg_add_event_Ir(CgState *cgs, const CgInstr *inode)
 {
    cg_new_event(cgs, EV_IR, inode);
    if (cg_instr_is_nox(inode->addr, inode->len))
@@ -894,7 +981,7 @@ static void cg_add_event_Ir(CgState *cgs, CgInstr *inode)
       stat_instrs_gen++;
 }
 
-static void cg_add_event_Dr(CgState *cgs, CgInstr *inode, Int size,
+static void cg_add_event_Dr(CgState *cgs, const CgInstr *inode, Int size,
                             IRAtom *ea)
 {
    tl_assert(isIRAtom(ea));
@@ -906,7 +993,7 @@ static void cg_add_event_Dr(CgState *cgs, CgInstr *inode, Int size,
    ev->atom = ea;
 }
 
-static void cg_add_event_Dw(CgState *cgs, CgInstr *inode, Int size,
+static void cg_add_event_Dw(CgState *cgs, const CgInstr *inode, Int size,
                             IRAtom *ea)
 {
    tl_assert(isIRAtom(ea));
@@ -928,27 +1015,22 @@ static void cg_add_event_Dw(CgState *cgs, CgInstr *inode, Int size,
    ev->atom = ea;
 }
 
-static void cg_add_event_Bc(CgState *cgs, CgInstr *inode, IRAtom *taken)
+/* A conditional (EV_BC, atom: taken) or indirect (EV_BI, atom: target)
+   branch. */
+static void cg_add_event_branch(CgState *cgs, CgEventKind kind,
+                                const CgInstr *inode, IRAtom *atom)
 {
-   tl_assert(isIRAtom(taken));
+   tl_assert(isIRAtom(atom));
    if (!clo_branch_sim)
       return;
-   CgEvent *ev = cg_new_event(cgs, EV_BC, inode);
-   ev->atom = taken;
-}
-
-static void cg_add_event_Bi(CgState *cgs, CgInstr *inode, IRAtom *target)
-{
-   tl_assert(isIRAtom(target));
-   if (!clo_branch_sim)
-      return;
-   CgEvent *ev = cg_new_event(cgs, EV_BI, inode);
-   ev->atom = target;
+   CgEvent *ev = cg_new_event(cgs, kind, inode);
+   ev->atom = atom;
 }
 
 /* A guarded load or store: it only counts if the guard holds. */
-static void cg_add_event_D_guarded(CgState *cgs, CgInstr *inode, Int size,
-                                   IRAtom *ea, IRAtom *guard, Bool is_write)
+static void cg_add_event_D_guarded(CgState *cgs, const CgInstr *inode,
+                                   Int size, IRAtom *ea, IRAtom *guard,
+                                   Bool is_write)
 {
    tl_assert(isIRAtom(ea) && isIRAtom(guard));
    if (!clo_cache_sim)
@@ -957,28 +1039,37 @@ static void cg_add_event_D_guarded(CgState *cgs, CgInstr *inode, Int size,
    /* Merging guarded accesses into the queue is not worth it: flush,
       then handle this one on its own, as the reference does. */
    cg_flush_events(cgs);
-   IRExpr **args = mkIRExprVec_3(cg_ptr(cgs, inode->cc), ea,
-                                 cg_hword_const(cgs, size, NULL));
-   if (is_write)
-      cg_emit_call(cgs, "cg_h_write_guarded", cg_h_write_guarded, 3, args,
-                   guard);
-   else
-      cg_emit_call(cgs, "cg_h_read_guarded", cg_h_read_guarded, 3, args,
-                   guard);
+   ULong *counts = cg_counter(inode->cc, is_write ? COL_DW : COL_DR);
+   cg_emit_call(cgs, "cg_h_data_guarded", cg_h_data_guarded, 3,
+                mkIRExprVec_3(cg_ptr(cgs, counts), ea,
+                              cg_hword_const(cgs, size, NULL)),
+                guard);
+}
+
+/* The index of cc among the block's distinct lines, adding it if new. */
+static UShort cg_block_cc_index(CgState *cgs, CgLineCC *cc)
+{
+   for (UInt i = cgs->ccs.used; i > 0; i--)   /* recent ones first */
+      if ((CgLineCC *)cgs->ccs.w[i - 1] == cc)
+         return (UShort)(i - 1);
+   tl_assert(cgs->ccs.used < CG_MAX_CCS);
+   cg_scratch_push(&cgs->ccs, (UWord)cc);
+   return (UShort)(cgs->ccs.used - 1);
 }
 
 /* The record of the next instruction of the superblock. */
-static CgInstr *cg_setup_instr(CgState *cgs, Addr addr, UInt len)
+static const CgInstr *cg_setup_instr(CgState *cgs, Addr addr, UInt len)
 {
-   tl_assert(cgs->instr_i < cgs->sbi->n_instrs);
-   CgInstr *inode = &cgs->sbi->instrs[cgs->instr_i++];
+   tl_assert(cgs->instr_i < cgs->n_instrs);
+   CgInstr *inode = &cgs->instrs[cgs->instr_i++];
    inode->addr = addr;
    inode->len = (UChar)len;
    inode->cc = cg_get_lineCC(addr);
+   inode->cc_index = cg_block_cc_index(cgs, inode->cc);
    return inode;
 }
 
-static CgInstr *cg_do_IMark(CgState *cgs, const IRStmt *st)
+static const CgInstr *cg_do_IMark(CgState *cgs, const IRStmt *st)
 {
    Addr addr = st->Ist.IMark.addr;
    UInt len = st->Ist.IMark.len;
@@ -987,7 +1078,7 @@ static CgInstr *cg_do_IMark(CgState *cgs, const IRStmt *st)
       len = VG_MIN_INSTR_SZB;
    tl_assert((VG_MIN_INSTR_SZB <= len && len <= VG_MAX_INSTR_SZB)
              || len == VG_CLREQ_SZB);
-   CgInstr *inode = cg_setup_instr(cgs, addr, len);
+   const CgInstr *inode = cg_setup_instr(cgs, addr, len);
    cg_add_event_Ir(cgs, inode);
    return inode;
 }
@@ -997,7 +1088,7 @@ static Int cg_clamp(Int size)
    return size > min_line_size ? min_line_size : size;
 }
 
-static void cg_do_Dirty(CgState *cgs, CgInstr *inode, const IRDirty *d)
+static void cg_do_Dirty(CgState *cgs, const CgInstr *inode, const IRDirty *d)
 {
    if (d->mFx == Ifx_None) {
       tl_assert(d->mAddr == NULL && d->mSize == 0);
@@ -1011,7 +1102,7 @@ static void cg_do_Dirty(CgState *cgs, CgInstr *inode, const IRDirty *d)
       cg_add_event_Dw(cgs, inode, size, d->mAddr);
 }
 
-static void cg_do_CAS(CgState *cgs, CgInstr *inode, const IRTypeEnv *tyenv,
+static void cg_do_CAS(CgState *cgs, const CgInstr *inode, const IRTypeEnv *tyenv,
                       const IRCAS *cas)
 {
    tl_assert(cas->addr != NULL && cas->dataLo != NULL);
@@ -1023,7 +1114,7 @@ static void cg_do_CAS(CgState *cgs, CgInstr *inode, const IRTypeEnv *tyenv,
    cg_add_event_Dw(cgs, inode, size, cas->addr);
 }
 
-static void cg_do_LLSC(CgState *cgs, CgInstr *inode, const IRTypeEnv *tyenv,
+static void cg_do_LLSC(CgState *cgs, const CgInstr *inode, const IRTypeEnv *tyenv,
                        const IRStmt *st)
 {
    if (st->Ist.LLSC.storedata == NULL) {
@@ -1040,7 +1131,7 @@ static void cg_do_LLSC(CgState *cgs, CgInstr *inode, const IRTypeEnv *tyenv,
 
 /* A side exit: a conditional branch when it is a guest branch, and a flush
    point in any case since control may leave the block here. */
-static void cg_do_Exit(CgState *cgs, CgInstr *inode, const IRStmt *st)
+static void cg_do_Exit(CgState *cgs, const CgInstr *inode, const IRStmt *st)
 {
    IRJumpKind jk = st->Ist.Exit.jk;
    if (jk == Ijk_Boring || jk == Ijk_Call || jk == Ijk_Ret) {
@@ -1074,14 +1165,14 @@ static void cg_do_Exit(CgState *cgs, CgInstr *inode, const IRStmt *st)
                                     IRExpr_RdTmp(guardw),
                                     cg_hword_const(cgs, 1, NULL))
                      : IRExpr_RdTmp(guardw)));
-      cg_add_event_Bc(cgs, inode, IRExpr_RdTmp(taken));
+      cg_add_event_branch(cgs, EV_BC, inode, IRExpr_RdTmp(taken));
    }
    cg_flush_events(cgs);
 }
 
 /* Queues the events of one statement (copied afterwards by the caller). */
 static void cg_do_stmt(CgState *cgs, const IRTypeEnv *tyenv, IRStmt *st,
-                       CgInstr **inode)
+                       const CgInstr **inode)
 {
    switch (st->tag) {
    case Ist_NoOp:
@@ -1141,7 +1232,7 @@ static void cg_do_stmt(CgState *cgs, const IRTypeEnv *tyenv, IRStmt *st,
 
 /* The block's final jump: an indirect branch when its target is computed
    and it is not a return (returns are assumed perfectly predicted). */
-static void cg_do_block_end(CgState *cgs, const IRSB *sb_in, CgInstr *inode)
+static void cg_do_block_end(CgState *cgs, const IRSB *sb_in, const CgInstr *inode)
 {
    if (sb_in->jumpkind != Ijk_Boring && sb_in->jumpkind != Ijk_Call)
       return;
@@ -1149,26 +1240,63 @@ static void cg_do_block_end(CgState *cgs, const IRSB *sb_in, CgInstr *inode)
    case Iex_Const:
       break;
    case Iex_RdTmp:
-      cg_add_event_Bi(cgs, inode, sb_in->next);
+      cg_add_event_branch(cgs, EV_BI, inode, sb_in->next);
       break;
    default:
       tl_assert(0 && "non-flat block end");
    }
 }
 
-/* Allocates the superblock's records for n_instrs instructions and enters
-   them in the table. */
-static CgSBInfo *cg_new_sb(Addr key, UInt n_instrs)
+/* Allocates the block's records now that their sizes are known, fills
+   them, patches their addresses into the emitted code and enters them in
+   the table. */
+static void cg_finish_sb(CgState *cgs, Addr key)
 {
-   CgSBInfo *sbi = VG_(malloc)("cg.main.sbinfo",
-                               sizeof *sbi + n_instrs * sizeof(CgInstr));
+   CgSBInfo shape = { 0 };
+   UInt n_fixups = cgs->fixups.used / 2;
+
+   tl_assert(cgs->group_sizes.used <= 0xFFFF && cgs->sims.used / 2 <= 0xFFFF
+             && cgs->fold_codes.used <= 0xFFFF);
+   shape.n_groups = (UShort)cgs->group_sizes.used;
+   shape.n_ccs = (UShort)cgs->ccs.used;
+   shape.n_sims = (UShort)(cgs->sims.used / 2);
+   shape.n_events = (UShort)cgs->fold_codes.used;
+
+   CgSBInfo *sbi = VG_(malloc)("cg.main.sbinfo", cg_sb_bytes(&shape));
+   *sbi = shape;
    sbi->key = key;
    sbi->retired_next = NULL;
    sbi->collided = False;
-   sbi->n_instrs = n_instrs;
-   sbi->n_groups = 0;
-   sbi->groups = NULL;
-   sbi->events = NULL;
+
+   ULong *counts = cg_sb_counts(sbi);
+   CgLineCC **ccs = cg_sb_ccs(sbi);
+   CgSimInstr *sims = cg_sb_sims(sbi);
+   UShort *events = cg_sb_events(sbi);
+   UChar *sizes = cg_sb_group_sizes(sbi);
+   for (UInt g = 0; g < shape.n_groups; g++) {
+      counts[g] = 0;
+      sizes[g] = (UChar)cgs->group_sizes.w[g];
+   }
+   for (UInt i = 0; i < shape.n_ccs; i++)
+      ccs[i] = (CgLineCC *)cgs->ccs.w[i];
+   for (UInt r = 0; r < shape.n_sims; r++) {
+      const CgInstr *inode = &cgs->instrs[cgs->sims.w[2 * r]];
+      sims[r].addr = inode->addr;
+      sims[r].len = inode->len;
+      sims[r].misses = cg_counter(inode->cc, (CgColumnId)cgs->sims.w[2 * r + 1]);
+   }
+   for (UInt i = 0; i < shape.n_events; i++)
+      events[i] = (UShort)cgs->fold_codes.w[i];
+   for (UInt f = 0; f < n_fixups; f++) {
+      IRConst *c = (IRConst *)cgs->fixups.w[2 * f];
+      UWord fix = cgs->fixups.w[2 * f + 1];
+      HWord target = (fix & 1) ? (HWord)&sims[fix >> 1]
+                               : (HWord)&counts[fix >> 1];
+      if (c->tag == Ico_U64)
+         c->Ico.U64 = (ULong)target;
+      else
+         c->Ico.U32 = (UInt)target;
+   }
 
    /* Two live translations with one key (e.g. a no-redirection translation
       beside a normal one) must not share records: the older one is
@@ -1181,41 +1309,6 @@ static CgSBInfo *cg_new_sb(Addr key, UInt n_instrs)
       sbi->collided = True;
    }
    VG_(HT_add_node)(sb_table, sbi);
-   return sbi;
-}
-
-/* Gives the block's groups and events their final storage (one block)
-   and patches the group counters' addresses into the code. */
-static void cg_finish_sb(CgState *cgs)
-{
-   CgSBInfo *sbi = cgs->sbi;
-   UInt n_groups = cgs->group_consts.used;
-   UInt n_events = cgs->fold_codes.used;
-
-   tl_assert(n_events <= 0xFFFF);
-   sbi->n_groups = n_groups;
-   if (n_groups == 0)
-      return;
-   sbi->groups = VG_(malloc)("cg.main.groups",
-                             n_groups * sizeof(CgGroup)
-                             + n_events * sizeof(UShort));
-   sbi->events = (UShort *)(sbi->groups + n_groups);
-   for (UInt i = 0; i < n_events; i++)
-      sbi->events[i] = (UShort)cgs->fold_codes.w[i];
-   UInt first = 0;
-   for (UInt g = 0; g < n_groups; g++) {
-      CgGroup *grp = &sbi->groups[g];
-      UInt end = (UInt)cgs->group_event_ends.w[g];
-      grp->count = 0;
-      grp->first_event = (UShort)first;
-      grp->n_events = (UShort)(end - first);
-      first = end;
-      IRConst *c = (IRConst *)cgs->group_consts.w[g];
-      if (c->tag == Ico_U64)
-         c->Ico.U64 = (ULong)(HWord)&grp->count;
-      else
-         c->Ico.U32 = (UInt)(HWord)&grp->count;
-   }
 }
 
 static IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
@@ -1243,18 +1336,24 @@ static IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
          n_instrs++;
 
    tl_assert(closure->readdr == vge->base[0]);
-   tl_assert(n_instrs <= CG_MAX_INSTRS);
+   if (n_instrs > cgs->instrs_size) {
+      cgs->instrs_size = n_instrs + 64;
+      cgs->instrs = VG_(realloc)("cg.main.instrs", cgs->instrs,
+                                 cgs->instrs_size * sizeof(CgInstr));
+   }
    cgs->sb_out = sb_out;
    cgs->hword_ty = hWordTy;
-   cgs->sbi = cg_new_sb(vge->base[0], n_instrs);
+   cgs->n_instrs = n_instrs;
    cgs->instr_i = 0;
    cgs->events_used = 0;
    cgs->have_last_iblock = False;
-   cgs->group_consts.used = 0;
-   cgs->group_event_ends.used = 0;
+   cgs->ccs.used = 0;
+   cgs->sims.used = 0;
+   cgs->fixups.used = 0;
+   cgs->group_sizes.used = 0;
    cgs->fold_codes.used = 0;
 
-   CgInstr *inode = NULL;
+   const CgInstr *inode = NULL;
    for (; i < sb_in->stmts_used; i++) {
       IRStmt *st = sb_in->stmts[i];
       if (st == NULL || st->tag == Ist_NoOp)
@@ -1265,7 +1364,7 @@ static IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
    cg_do_block_end(cgs, sb_in, inode);
    cg_flush_events(cgs);
    tl_assert(cgs->instr_i == n_instrs);
-   cg_finish_sb(cgs);
+   cg_finish_sb(cgs, vge->base[0]);
    return sb_out;
 }
 
@@ -1287,7 +1386,7 @@ static void cg_discard_superblock_info(Addr orig_addr, VexGuestExtents vge)
       sbi->retired_next = retired_sbs;
       retired_sbs = sbi;
    } else {
-      cg_free_sb(sbi);
+      VG_(free)(sbi);
    }
 }
 
@@ -1336,79 +1435,21 @@ static Bool cg_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
 /*--- Totals                                               ---*/
 /*------------------------------------------------------------*/
 
+/* Sums over all lines, indexed by CgColumnId (0 for columns that are off). */
 typedef struct {
-   CgCacheCC Ir, Dr, Dw;
-   CgBranchCC Bc, Bi;
+   ULong v[N_COLUMNS];
 } CgTotals;
-
-static void cg_add_cache(CgCacheCC *t, const CgCacheCC *c)
-{
-   t->a += c->a;
-   t->m1 += c->m1;
-   t->mL += c->mL;
-}
-
-static void cg_add_branch(CgBranchCC *t, const CgBranchCC *c)
-{
-   t->b += c->b;
-   t->mp += c->mp;
-}
 
 static void cg_add_totals(CgTotals *t, const CgLineCC *cc)
 {
-   cg_add_cache(&t->Ir, &cc->Ir);
-   cg_add_cache(&t->Dr, &cc->Dr);
-   cg_add_cache(&t->Dw, &cc->Dw);
-   cg_add_branch(&t->Bc, &cc->Bc);
-   cg_add_branch(&t->Bi, &cc->Bi);
+   for (UInt c = 0; c < N_COLUMNS; c++)
+      if (col_slot[c] >= 0)
+         t->v[c] += cc->c[col_slot[c]];
 }
 
 /*------------------------------------------------------------*/
 /*--- Output file                                          ---*/
 /*------------------------------------------------------------*/
-
-/* The columns of the output file, in order, with the option that enables
-   them.  The events line, every count line and the summary line are all
-   built from this one table. */
-typedef enum { COL_ALWAYS, COL_CACHE, COL_BRANCH } CgColumnNeed;
-typedef struct {
-   const HChar *name;
-   SizeT offset;              /* of the ULong counter in CgLineCC */
-   CgColumnNeed need;
-} CgColumn;
-
-#define CG_COL(name, field, need) { name, offsetof(CgLineCC, field), need }
-static const CgColumn cg_columns[] = {
-   CG_COL("Ir",   Ir.a,  COL_ALWAYS),
-   CG_COL("I1mr", Ir.m1, COL_CACHE),
-   CG_COL("ILmr", Ir.mL, COL_CACHE),
-   CG_COL("Dr",   Dr.a,  COL_CACHE),
-   CG_COL("D1mr", Dr.m1, COL_CACHE),
-   CG_COL("DLmr", Dr.mL, COL_CACHE),
-   CG_COL("Dw",   Dw.a,  COL_CACHE),
-   CG_COL("D1mw", Dw.m1, COL_CACHE),
-   CG_COL("DLmw", Dw.mL, COL_CACHE),
-   CG_COL("Bc",   Bc.b,  COL_BRANCH),
-   CG_COL("Bcm",  Bc.mp, COL_BRANCH),
-   CG_COL("Bi",   Bi.b,  COL_BRANCH),
-   CG_COL("Bim",  Bi.mp, COL_BRANCH),
-};
-#define N_COLUMNS (sizeof cg_columns / sizeof cg_columns[0])
-
-static Bool cg_column_enabled(const CgColumn *col)
-{
-   switch (col->need) {
-   case COL_ALWAYS: return True;
-   case COL_CACHE:  return clo_cache_sim;
-   case COL_BRANCH: return clo_branch_sim;
-   }
-   return False;
-}
-
-static ULong cg_column_value(const CgColumn *col, const CgLineCC *cc)
-{
-   return *(const ULong *)((const UChar *)cc + col->offset);
-}
 
 /* A buffered writer on a file descriptor; remembers the first error. */
 typedef struct {
@@ -1494,7 +1535,7 @@ static void cg_write_header(CgOut *o)
    }
    cg_out_str(o, "\nevents:");
    for (UInt c = 0; c < N_COLUMNS; c++)
-      if (cg_column_enabled(&cg_columns[c])) {
+      if (col_slot[c] >= 0) {
          cg_out_str(o, " ");
          cg_out_str(o, cg_columns[c].name);
       }
@@ -1504,13 +1545,13 @@ static void cg_write_header(CgOut *o)
    cg_out_str(o, "\n");
 }
 
-static void cg_write_counts(CgOut *o, const CgLineCC *cc)
+/* " <count>" for each counter (they are in column order), then a newline. */
+static void cg_write_counts(CgOut *o, const ULong *counts)
 {
-   for (UInt c = 0; c < N_COLUMNS; c++)
-      if (cg_column_enabled(&cg_columns[c])) {
-         cg_out_bytes(o, " ", 1);
-         cg_out_u64(o, cg_column_value(&cg_columns[c], cc));
-      }
+   for (UInt i = 0; i < n_slots; i++) {
+      cg_out_bytes(o, " ", 1);
+      cg_out_u64(o, counts[i]);
+   }
    cg_out_bytes(o, "\n", 1);
 }
 
@@ -1574,18 +1615,16 @@ static Bool cg_write_profile(Int fd)
          stat_fns_written++;
       }
       cg_out_line_number(o, cc->line);
-      cg_write_counts(o, cc);
+      cg_write_counts(o, cc->c);
       cg_add_totals(&tot, cc);
       stat_lines_written++;
    }
-   CgLineCC sum = { 0 };
-   sum.Ir = tot.Ir;
-   sum.Dr = tot.Dr;
-   sum.Dw = tot.Dw;
-   sum.Bc = tot.Bc;
-   sum.Bi = tot.Bi;
+   ULong sum[N_COLUMNS];
+   for (UInt c = 0; c < N_COLUMNS; c++)
+      if (col_slot[c] >= 0)
+         sum[col_slot[c]] = tot.v[c];
    cg_out_str(o, "summary:");
-   cg_write_counts(o, &sum);
+   cg_write_counts(o, sum);
    cg_out_flush(o);
 
    Bool ok = !o->failed;
@@ -1769,36 +1808,37 @@ static ULong cg_nonzero(ULong n)
 static void cg_print_cache_summary(const CgTotals *t, Int l1, Int l2, Int l3)
 {
    HChar fmt[128];
-   ULong ir = cg_nonzero(t->Ir.a);
+   const ULong *v = t->v;
+   ULong ir = cg_nonzero(v[COL_IR]);
 
    VG_(sprintf)(fmt, "%%s %%,%dllu\n", l1);
-   VG_(umsg)(fmt, "I1  misses:   ", t->Ir.m1);
-   VG_(umsg)(fmt, "LLi misses:   ", t->Ir.mL);
-   VG_(umsg)("I1  miss rate: %*.2f%%\n", l1, t->Ir.m1 * 100.0 / ir);
-   VG_(umsg)("LLi miss rate: %*.2f%%\n", l1, t->Ir.mL * 100.0 / ir);
+   VG_(umsg)(fmt, "I1  misses:   ", v[COL_I1MR]);
+   VG_(umsg)(fmt, "LLi misses:   ", v[COL_ILMR]);
+   VG_(umsg)("I1  miss rate: %*.2f%%\n", l1, v[COL_I1MR] * 100.0 / ir);
+   VG_(umsg)("LLi miss rate: %*.2f%%\n", l1, v[COL_ILMR] * 100.0 / ir);
    VG_(umsg)("\n");
 
    /* Counts are printed as they are; zeros become ones only in the rate
       denominators, exactly as the reference computes the rates. */
-   CgCacheCC d = { t->Dr.a + t->Dw.a, t->Dr.m1 + t->Dw.m1,
-                   t->Dr.mL + t->Dw.mL };
+   ULong d = v[COL_DR] + v[COL_DW];
+   ULong d1 = v[COL_D1MR] + v[COL_D1MW], dl = v[COL_DLMR] + v[COL_DLMW];
    VG_(sprintf)(fmt, "%%s %%,%dllu  (%%,%dllu rd   + %%,%dllu wr)\n",
                 l1, l2, l3);
-   VG_(umsg)(fmt, "D refs:       ", d.a, t->Dr.a, t->Dw.a);
-   VG_(umsg)(fmt, "D1  misses:   ", d.m1, t->Dr.m1, t->Dw.m1);
-   VG_(umsg)(fmt, "LLd misses:   ", d.mL, t->Dr.mL, t->Dw.mL);
-   ULong da = cg_nonzero(d.a), dra = cg_nonzero(t->Dr.a),
-         dwa = cg_nonzero(t->Dw.a);
+   VG_(umsg)(fmt, "D refs:       ", d, v[COL_DR], v[COL_DW]);
+   VG_(umsg)(fmt, "D1  misses:   ", d1, v[COL_D1MR], v[COL_D1MW]);
+   VG_(umsg)(fmt, "LLd misses:   ", dl, v[COL_DLMR], v[COL_DLMW]);
+   ULong da = cg_nonzero(d), dra = cg_nonzero(v[COL_DR]),
+         dwa = cg_nonzero(v[COL_DW]);
    VG_(umsg)("D1  miss rate: %*.1f%% (%*.1f%%     + %*.1f%%  )\n",
-             l1, d.m1 * 100.0 / da, l2, t->Dr.m1 * 100.0 / dra,
-             l3, t->Dw.m1 * 100.0 / dwa);
+             l1, d1 * 100.0 / da, l2, v[COL_D1MR] * 100.0 / dra,
+             l3, v[COL_D1MW] * 100.0 / dwa);
    VG_(umsg)("LLd miss rate: %*.1f%% (%*.1f%%     + %*.1f%%  )\n",
-             l1, d.mL * 100.0 / da, l2, t->Dr.mL * 100.0 / dra,
-             l3, t->Dw.mL * 100.0 / dwa);
+             l1, dl * 100.0 / da, l2, v[COL_DLMR] * 100.0 / dra,
+             l3, v[COL_DLMW] * 100.0 / dwa);
    VG_(umsg)("\n");
 
-   ULong ll_r = t->Dr.m1 + t->Ir.m1, ll_w = t->Dw.m1;
-   ULong llm_r = t->Dr.mL + t->Ir.mL, llm_w = t->Dw.mL;
+   ULong ll_r = v[COL_D1MR] + v[COL_I1MR], ll_w = v[COL_D1MW];
+   ULong llm_r = v[COL_DLMR] + v[COL_ILMR], llm_w = v[COL_DLMW];
    VG_(umsg)(fmt, "LL refs:      ", ll_r + ll_w, ll_r, ll_w);
    VG_(umsg)(fmt, "LL misses:    ", llm_r + llm_w, llm_r, llm_w);
    VG_(umsg)("LL miss rate:  %*.1f%% (%*.1f%%     + %*.1f%%  )\n",
@@ -1809,27 +1849,31 @@ static void cg_print_cache_summary(const CgTotals *t, Int l1, Int l2, Int l3)
 static void cg_print_branch_summary(const CgTotals *t, Int l1, Int l2, Int l3)
 {
    HChar fmt[128];
-   ULong bc = cg_nonzero(t->Bc.b), bi = cg_nonzero(t->Bi.b);
+   const ULong *v = t->v;
+   ULong bc = cg_nonzero(v[COL_BC]), bi = cg_nonzero(v[COL_BI]);
 
    VG_(sprintf)(fmt, "%%s %%,%dllu  (%%,%dllu cond + %%,%dllu ind)\n",
                 l1, l2, l3);
    VG_(umsg)("\n");
-   VG_(umsg)(fmt, "Branches:     ", t->Bc.b + t->Bi.b, t->Bc.b, t->Bi.b);
-   VG_(umsg)(fmt, "Mispredicts:  ", t->Bc.mp + t->Bi.mp, t->Bc.mp, t->Bi.mp);
+   VG_(umsg)(fmt, "Branches:     ", v[COL_BC] + v[COL_BI], v[COL_BC],
+             v[COL_BI]);
+   VG_(umsg)(fmt, "Mispredicts:  ", v[COL_BCM] + v[COL_BIM], v[COL_BCM],
+             v[COL_BIM]);
    VG_(umsg)("Mispred rate:  %*.1f%% (%*.1f%%     + %*.1f%%   )\n",
-             l1, (t->Bc.mp + t->Bi.mp) * 100.0 / (bc + bi),
-             l2, t->Bc.mp * 100.0 / bc, l3, t->Bi.mp * 100.0 / bi);
+             l1, (v[COL_BCM] + v[COL_BIM]) * 100.0 / (bc + bi),
+             l2, v[COL_BCM] * 100.0 / bc, l3, v[COL_BIM] * 100.0 / bi);
 }
 
 static void cg_print_summary(const CgTotals *t)
 {
    HChar fmt[64];
-   Int l1 = cg_commas_width(t->Ir.a);
-   Int l2 = cg_commas_width(cg_max(t->Dr.a, t->Bc.b));
-   Int l3 = cg_commas_width(cg_max(t->Dw.a, t->Bi.b));
+   const ULong *v = t->v;
+   Int l1 = cg_commas_width(v[COL_IR]);
+   Int l2 = cg_commas_width(cg_max(v[COL_DR], v[COL_BC]));
+   Int l3 = cg_commas_width(cg_max(v[COL_DW], v[COL_BI]));
 
    VG_(sprintf)(fmt, "%%s %%,%dllu\n", l1);
-   VG_(umsg)(fmt, "I refs:       ", t->Ir.a);
+   VG_(umsg)(fmt, "I refs:       ", v[COL_IR]);
    if (clo_cache_sim)
       cg_print_cache_summary(t, l1, l2, l3);
    if (clo_branch_sim)
@@ -1911,10 +1955,20 @@ static enum cg_arch cg_guest_arch(void)
 #endif
 }
 
+/* Tag storage for I1 and D1 when it fits: in the tool's own data segment,
+   whose low addresses let the emitted way-0 tests use short address forms
+   (a 32-bit displacement instead of a 64-bit constant) -- smaller code in
+   the translation cache.  Unused parts cost no memory. */
+#define CG_STATIC_TAG_WORDS 16384
+static uintptr_t static_tags_I1[CG_STATIC_TAG_WORDS];
+static uintptr_t static_tags_D1[CG_STATIC_TAG_WORDS];
+
 static void cg_init_cache(struct cg_cache *c, const struct cg_cache_config *cfg,
-                          const HChar *cost_centre)
+                          uintptr_t *static_tags, const HChar *cost_centre)
 {
-   uintptr_t *tags = VG_(malloc)(cost_centre, cg_cache_tag_bytes(cfg));
+   SizeT bytes = cg_cache_tag_bytes(cfg);
+   uintptr_t *tags = static_tags && bytes <= sizeof static_tags_I1
+                     ? static_tags : VG_(malloc)(cost_centre, bytes);
    cg_cache_init(c, cfg, tags);
 }
 
@@ -1958,9 +2012,9 @@ static void cg_configure_caches(void)
       min_line_size = D1.line_size;
    if (LL.line_size < min_line_size)
       min_line_size = LL.line_size;
-   cg_init_cache(&cache_I1, &I1, "cg.sim.I1");
-   cg_init_cache(&cache_D1, &D1, "cg.sim.D1");
-   cg_init_cache(&cache_LL, &LL, "cg.sim.LL");
+   cg_init_cache(&cache_I1, &I1, static_tags_I1, "cg.sim.I1");
+   cg_init_cache(&cache_D1, &D1, static_tags_D1, "cg.sim.D1");
+   cg_init_cache(&cache_LL, &LL, NULL, "cg.sim.LL");
    desc_I1 = cache_I1.desc;
    desc_D1 = cache_D1.desc;
    desc_LL = cache_LL.desc;
@@ -1968,13 +2022,18 @@ static void cg_configure_caches(void)
 
 static void cg_post_clo_init(void)
 {
+   cg_setup_columns();
+   fold_slot[CG_FOLD_IR] = col_slot[COL_IR];
+   fold_slot[CG_FOLD_DR] = col_slot[COL_DR];
+   fold_slot[CG_FOLD_DW] = col_slot[COL_DW];
+   fold_slot[CG_FOLD_BC] = col_slot[COL_BC];
+   fold_slot[CG_FOLD_BI] = col_slot[COL_BI];
    if (clo_cache_sim)
       cg_configure_caches();
    if (clo_branch_sim) {
       UInt z = cg_arch_branch_zero_bits(cg_guest_arch());
       cg_condpred_init(&cond_predictor, z);
       cg_indpred_init(&ind_predictor, z);
-      cg_init_cond_table();
    }
    instr_enabled = clo_instr_at_start;
    sb_table = VG_(HT_construct)("cg.main.sbtable");
