@@ -1,2 +1,29 @@
 # lib/local.mk -- included by the top-level Makefile.am.
 # SPDX-License-Identifier: GPL-2.0-or-later
+#
+# libcgp.a: the profile-format library (never prints or exits).
+# libcgprog.a: what the three programs share besides it (messages, options).
+
+noinst_LIBRARIES += lib/libcgp.a lib/libcgprog.a
+
+lib_libcgp_a_SOURCES = \
+	lib/cgp.h \
+	lib/cgp_int.h \
+	lib/cgp_buf.c \
+	lib/cgp_num.c \
+	lib/cgp_table.c \
+	lib/cgp_read.c \
+	lib/cgp_write.c \
+	lib/cgp_subst.c
+lib_libcgp_a_CPPFLAGS = -I$(top_srcdir)/lib $(PCRE2_CFLAGS)
+lib_libcgp_a_CFLAGS = $(HOST_WARN_CFLAGS)
+
+lib_libcgprog_a_SOURCES = \
+	lib/prog.h \
+	lib/prog_die.c \
+	lib/prog_args.c
+lib_libcgprog_a_CPPFLAGS = -I$(top_srcdir)/lib
+lib_libcgprog_a_CFLAGS = $(HOST_WARN_CFLAGS)
+
+# What a companion program links with.
+CGP_LDADD = lib/libcgprog.a lib/libcgp.a $(PCRE2_LIBS) -lm

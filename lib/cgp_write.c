@@ -1,0 +1,232 @@
+/* cgp_write.c -- diffing profiles and writing cg_merge / cg_diff output, atomically when to a file. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgp.h"
+#include "cgp_int.h"
+
+int cgp_diff(struct cgp_profile *newp, const struct cgp_profile *old,
+	     struct cgp_error *err)
+{
+	size_t i;
+	unsigned k;
+
+	if (newp->nev != old->nev)
+		goto events;
+	for (k = 0; k < newp->nev; k++)
+		if (strcmp(newp->events[k], old->events[k]))
+			goto events;
+	for (i = 0; i < old->tab.ncc; i++) {
+		const struct cgp_cc *o = &old->tab.cc[i];
+		struct cgp_name *f = cgp_names_intern(&newp->tab.names, o->file->s, o->file->len);
+		struct cgp_name *fn = cgp_names_intern(&newp->tab.names, o->fn->s, o->fn->len);
+		long c = f && fn ? cgp_table_cc(&newp->tab, f, fn, 0) : -1;
+		if (c < 0)
+			return cgp_error_set(err, CGP_ENOMEM, "out of memory");
+		for (k = 0; k < newp->nev; k++)
+			if (__builtin_sub_overflow(newp->tab.cc[c].total[k], o->total[k],
+						   &newp->tab.cc[c].total[k]))
+				goto ovf;
+	}
+	for (k = 0; k < newp->nev; k++)
+		if (__builtin_sub_overflow(newp->summary[k], old->summary[k],
+					   &newp->summary[k]))
+			goto ovf;
+	return 0;
+events:
+	return cgp_error_set(err, CGP_EEVENTS, "events in data files don't match (%s and %s)",
+			     old->in[0].path, newp->in[0].path);
+ovf:
+	return cgp_error_set(err, CGP_EOVERFLOW,
+			     "a difference exceeds the 64-bit range");
+}
+
+static void put_counts(FILE *f, const int64_t *v, unsigned n)
+{
+	char num[32];
+	unsigned k;
+
+	for (k = 0; k < n; k++) {
+		size_t len = cgp_fmt_int(num + 1, v[k]);
+		num[0] = ' ';
+		fwrite(num, 1, len + 1, f);
+	}
+	putc('\n', f);
+}
+
+static void put_events(FILE *f, const struct cgp_profile *p)
+{
+	unsigned k;
+
+	fputs("events:", f);
+	for (k = 0; k < p->nev; k++) {
+		putc(' ', f);
+		fputs(p->events[k], f);
+	}
+	putc('\n', f);
+}
+
+static void put_name(FILE *f, const char *kw, const struct cgp_name *n)
+{
+	fputs(kw, f);
+	fwrite(n->s, 1, n->len, f);
+	putc('\n', f);
+}
+
+static const struct cgp_table *sort_tab;
+
+static int cmp_cc(const void *a, const void *b)
+{
+	const struct cgp_cc *x = &sort_tab->cc[*(const size_t *)a];
+	const struct cgp_cc *y = &sort_tab->cc[*(const size_t *)b];
+	int c = cgp_name_cmp(x->file, y->file);
+
+	return c ? c : cgp_name_cmp(x->fn, y->fn);
+}
+
+int cgp_write_diff(FILE *f, const struct cgp_profile *p, const char *path1,
+		   const char *path2, const char *cmd1, const char *cmd2)
+{
+	size_t *order = malloc((p->tab.ncc + 1) * sizeof *order), i;
+
+	if (!order)
+		return CGP_ENOMEM;
+	for (i = 0; i < p->tab.ncc; i++)
+		order[i] = i;
+	sort_tab = &p->tab;
+	qsort(order, p->tab.ncc, sizeof *order, cmp_cc);
+	fprintf(f, "desc: Files compared:   %s; %s\ncmd: %s; %s\n", path1, path2,
+		cmd1, cmd2);
+	put_events(f, p);
+	for (i = 0; i < p->tab.ncc; i++) {
+		const struct cgp_cc *c = &p->tab.cc[order[i]];
+		put_name(f, "fl=", c->file);
+		put_name(f, "fn=", c->fn);
+		putc('0', f);
+		put_counts(f, c->total, p->nev);
+	}
+	fputs("summary:", f);
+	put_counts(f, p->summary, p->nev);
+	free(order);
+	return ferror(f) ? CGP_EIO : 0;
+}
+
+int cgp_write_merge(FILE *f, const struct cgp_profile *p)
+{
+	const struct cgp_input *in = &p->in[0];
+	const char *d = in->desc;
+	int64_t *row = malloc(p->nev * sizeof *row);
+	size_t i, j, r;
+
+	if (!row)
+		return CGP_ENOMEM;
+	while (*d) {
+		const char *nl = strchr(d, '\n');
+		fputs("desc: ", f);
+		fwrite(d, 1, (size_t)(nl - d) + 1, f);
+		d = nl + 1;
+	}
+	fprintf(f, "cmd: %s\n", in->cmd);
+	put_events(f, p);
+	for (i = 0; i < p->tab.nfile; i++) {
+		const struct cgp_file *fl = &p->tab.file[i];
+		if (!fl->nccs)
+			continue;
+		put_name(f, "fl=", fl->name);
+		for (j = 0; j < fl->nccs; j++) {
+			const struct cgp_cc *c = &p->tab.cc[fl->ccs[j]];
+			char num[32];
+			put_name(f, "fn=", c->fn);
+			for (r = 0; c->lines && r < c->lines->n; r++) {
+				fwrite(num, 1, cgp_fmt_int(num, c->lines->line[r]), f);
+				cgp_lines_get(c->lines, r, row);
+				put_counts(f, row, p->nev);
+			}
+		}
+	}
+	fputs("summary:", f);
+	put_counts(f, p->summary, p->nev);
+	free(row);
+	return ferror(f) ? CGP_EIO : 0;
+}
+
+int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *err)
+{
+	size_t n = strlen(path);
+	int fd;
+
+	memset(o, 0, sizeof *o);
+	o->path = strdup(path);
+	o->tmp = malloc(n + 16);
+	if (!o->path || !o->tmp) {
+		cgp_outfile_abort(o);
+		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
+	}
+	memcpy(o->tmp, path, n);
+	memcpy(o->tmp + n, ".tmp.XXXXXX", 12);
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		int e = errno;
+		free(o->tmp);
+		o->tmp = NULL;
+		cgp_outfile_abort(o);
+		return cgp_error_set(err, CGP_EIO, "cannot create '%s': %s", path,
+				     strerror(e));
+	}
+	/* mkstemp makes it 0600; give it the usual mode under the umask. */
+	{
+		mode_t um = umask(0);
+		umask(um);
+		fchmod(fd, 0666 & ~um);
+	}
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		close(fd);
+		cgp_outfile_abort(o);
+		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *err)
+{
+	int bad = ferror(o->f) != 0, e = EIO;
+
+	if (fflush(o->f) || fsync(fileno(o->f)))
+		bad = 1, e = errno;
+	if (fclose(o->f) && !bad)
+		bad = 1, e = errno;
+	o->f = NULL;
+	if (!bad && rename(o->tmp, o->path))
+		bad = 1, e = errno;
+	if (bad) {
+		cgp_error_set(err, CGP_EIO, "cannot write '%s': %s", o->path,
+			      strerror(e));
+		cgp_outfile_abort(o);
+		return CGP_EIO;
+	}
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+	return 0;
+}
+
+void cgp_outfile_abort(struct cgp_outfile *o)
+{
+	if (o->f)
+		fclose(o->f);
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof *o);
+}
