@@ -405,9 +405,21 @@ static char *dup_text(const char *t, size_t n)
 	return d;
 }
 
-static int next_line(struct rstate *s, const char **line, size_t *len)
+/* The next line of the profile: 1, 0 at end of file, or an error.  Names
+ * and texts are C strings here, so a NUL byte (which no Cachegrind output
+ * contains) is an error rather than a silent truncation. */
+static int get_line(struct rstate *s, const char **line, size_t *len)
 {
 	int rc = cgp_reader_next(&s->r, line, len, s->err);
+
+	if (rc > 0 && memchr(*line, '\0', *len))
+		return perr(s, "NUL byte in the line");
+	return rc;
+}
+
+static int next_line(struct rstate *s, const char **line, size_t *len)
+{
+	int rc = get_line(s, line, len);
 
 	if (rc == 0) {
 		*line = "";
@@ -521,7 +533,7 @@ static int read_body(struct rstate *s)
 	size_t len;
 	int rc;
 
-	while ((rc = cgp_reader_next(&s->r, &line, &len, s->err)) > 0) {
+	while ((rc = get_line(s, &line, &len)) > 0) {
 		if (len && (unsigned)(line[0] - '0') < 10)
 			rc = on_count(s, line, len);
 		else if (len >= 3 && line[0] == 'f' && line[2] == '=' && line[1] == 'n')

@@ -7,3 +7,9 @@
 
 TESTS += tests/cli/conformance.sh tests/cli/run-cli.sh
 EXTRA_DIST += tests/cli/conformance.sh tests/cli/run-cli.sh tests/cli/cases
+
+# The libFuzzer target of the parser, built by the script with clang and
+# run briefly (skipped when clang or libFuzzer is missing).
+TESTS += tests/fuzz/run-fuzz.sh
+EXTRA_DIST += tests/fuzz/run-fuzz.sh tests/fuzz/fuzz_parse.c tests/fuzz/corpus
+CLEANFILES += tests/fuzz/fuzz_parse
