@@ -144,6 +144,46 @@ static int parse_count(struct rstate *s, const char *t, const char *e,
 	return 0;
 }
 
+/*
+ * The common case, as the tool writes it: ASCII digits separated by spaces
+ * or tabs, at most 18 digits per number (so no overflow and line numbers
+ * below 2^62).  Returns 1 when the line was of that form and is parsed,
+ * 0 to let the general parser handle (or report) it.
+ */
+static int parse_counts_fast(struct rstate *s, const char *p, const char *e,
+			     int64_t *line_no)
+{
+	unsigned i = 0;
+
+	if (line_no) {
+		const char *t = p;
+		uint64_t v = 0;
+		while (p < e && (unsigned)(*p - '0') < 10)
+			v = v * 10 + (unsigned)(*p++ - '0');
+		if (p - t > 18 || (p < e && *p != ' ' && *p != '\t'))
+			return 0;
+		*line_no = s->p->mode == CGP_MODE_DIFF ? 0 : (int64_t)v;
+	}
+	for (;;) {
+		const char *t;
+		uint64_t v = 0;
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == e)
+			break;
+		t = p;
+		while (p < e && (unsigned)(*p - '0') < 10)
+			v = v * 10 + (unsigned)(*p++ - '0');
+		if (p == t || p - t > 18 || (p < e && *p != ' ' && *p != '\t') ||
+		    i == s->nev)
+			return 0;
+		s->counts[i++] = (int64_t)v;
+	}
+	for (; i < s->nev; i++)
+		s->counts[i] = 0;
+	return 1;
+}
+
 /* Splits "LINE COUNT..." (or "summary:" counts when line_no is NULL). */
 static int parse_counts(struct rstate *s, const char *p, const char *e,
 			int64_t *line_no)
@@ -151,6 +191,8 @@ static int parse_counts(struct rstate *s, const char *p, const char *e,
 	unsigned i = 0;
 	int rc;
 
+	if (parse_counts_fast(s, p, e, line_no))
+		return 0;
 	if (line_no) {
 		const char *t = p;
 		p = skip_token(p, e);

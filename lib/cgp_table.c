@@ -233,14 +233,20 @@ int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
 		return CGP_ENOMEM;
 	if (!t->wide) {
 		int32_t *r = (int32_t *)t->counts + (size_t)row * nev;
+		uint64_t out = 0;
+		/* A sum outside int32 sets a bit of out after the shift. */
 		for (i = 0; i < nev; i++) {
-			int64_t v = sign > 0 ? (int64_t)r[i] + c[i] : (int64_t)r[i] - c[i];
-			if (c[i] > INT32_MAX || c[i] < -INT32_MAX || v != (int32_t)v)
+			int64_t ci = c[i], v;
+			if (ci > INT32_MAX || ci < -INT32_MAX) {
+				out = 1;
 				break;
+			}
+			v = (int64_t)r[i] + (sign > 0 ? ci : -ci);
+			out |= (uint64_t)(v + ((int64_t)1 << 31)) >> 32;
 		}
-		if (i == nev) {
+		if (!out) {
 			for (i = 0; i < nev; i++)
-				r[i] = (int32_t)(sign > 0 ? r[i] + c[i] : r[i] - c[i]);
+				r[i] += (int32_t)(sign > 0 ? c[i] : -c[i]);
 			return 0;
 		}
 		if (lines_widen(t))
