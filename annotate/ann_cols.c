@@ -27,53 +27,44 @@ static size_t fmt_perc(char *buf, int64_t v, int64_t s)
 	return (size_t)snprintf(buf, 48, "%.1f", cgp_percent(v, s));
 }
 
-/* Plain percentage: "" for 0, " (n/a)" for a zero total, " (x%)". */
-static size_t perc_plain(char *buf, int64_t v, int64_t s)
+/* head + "x.y" + tail, or na when the total is zero. */
+static size_t perc_text(char *buf, int64_t v, int64_t s, const char *head,
+			const char *tail, const char *na)
 {
 	size_t k;
 
+	if (s == 0) {
+		k = strlen(na);
+		memcpy(buf, na, k + 1);
+		return k;
+	}
+	k = strlen(head);
+	memcpy(buf, head, k);
+	k += fmt_perc(buf + k, v, s);
+	memcpy(buf + k, tail, 3);
+	return k + 2;
+}
+
+/* Plain percentage: "" for 0, " (n/a)" for a zero total, " (x%)". */
+static size_t perc_plain(char *buf, int64_t v, int64_t s)
+{
 	if (v == 0) {
 		buf[0] = '\0';
 		return 0;
 	}
-	if (s == 0) {
-		memcpy(buf, " (n/a)", 7);
-		return 6;
-	}
-	buf[0] = ' ', buf[1] = '(';
-	k = 2 + fmt_perc(buf + 2, v, s);
-	memcpy(buf + k, "%)", 3);
-	return k + 2;
+	return perc_text(buf, v, s, " (", "%)", " (n/a)");
 }
 
 /* First percentage of an outer row: " (x%," (no zero case). */
 static size_t perc_outer1(char *buf, int64_t v, int64_t s)
 {
-	size_t k;
-
-	if (s == 0) {
-		memcpy(buf, " (n/a,", 7);
-		return 6;
-	}
-	buf[0] = ' ', buf[1] = '(';
-	k = 2 + fmt_perc(buf + 2, v, s);
-	memcpy(buf + k, "%,", 3);
-	return k + 2;
+	return perc_text(buf, v, s, " (", "%,", " (n/a,");
 }
 
 /* Cumulative percentage of an outer row: " x%)". */
 static size_t perc_outer2(char *buf, int64_t c, int64_t s)
 {
-	size_t k;
-
-	if (s == 0) {
-		memcpy(buf, " n/a)", 6);
-		return 5;
-	}
-	buf[0] = ' ';
-	k = 1 + fmt_perc(buf + 1, c, s);
-	memcpy(buf + k, "%)", 3);
-	return k + 2;
+	return perc_text(buf, c, s, " ", "%)", " n/a)");
 }
 
 void cols_init(struct cols *c, const struct ann *a, int outer)

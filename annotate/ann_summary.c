@@ -88,6 +88,7 @@ static size_t filter_sort(struct ann *a, struct outer *o, double tcount)
 	return k;
 }
 
+/* Prints one of the two sections and frees the entries' arrays. */
 static void print_section(struct ann *a, struct outer *o, size_t n,
 			  const char *title, const char *marker, const char *suffix)
 {
@@ -135,6 +136,10 @@ static void print_section(struct ann *a, struct outer *o, size_t n,
 	}
 	cols_release(&c);
 	free(cumul);
+	for (i = 0; i < n; i++) {
+		free(o[i].total);
+		free(o[i].in);
+	}
 }
 
 static double threshold_count(const struct ann *a)
@@ -174,10 +179,6 @@ static void file_function(struct ann *a)
 		}
 	}
 	print_section(a, o, n, "File:function summary", "< ", " file:function");
-	for (i = 0; i < n; i++) {
-		free(o[i].total);
-		free(o[i].in);
-	}
 	free(o);
 }
 
@@ -233,10 +234,6 @@ static void function_file(struct ann *a)
 		}
 	}
 	print_section(a, o, n, "Function:file summary", "> ", " function:file");
-	for (i = 0; i < n; i++) {
-		free(o[i].total);
-		free(o[i].in);
-	}
 	free(o);
 	free(cc);
 	free(merged);

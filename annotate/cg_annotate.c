@@ -96,26 +96,6 @@ static const char *invalid(const char *type, const char *value, int *free_it)
 	return b.s ? b.s : "invalid value";
 }
 
-static const char *mod_option(struct cgp_subst **slot, const char *value, int *free_it)
-{
-	struct cgp_error err = CGP_ERROR_INIT;
-	struct cgp_subst *x = cgp_subst_new(value, &err);
-	struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
-	char *r;
-
-	if (x) {
-		cgp_subst_free(*slot);
-		*slot = x;
-		return NULL;
-	}
-	r = py_repr(value);
-	cgp_buf_addf(&b, "invalid search_and_replace value: %s (%s)", r, err.msg);
-	free(r);
-	cgp_error_release(&err);
-	*free_it = 1;
-	return b.s;
-}
-
 static const char *on_option(void *ctx, int id, const char *optstr,
 			     const char *value, int *free_it)
 {
@@ -126,21 +106,16 @@ static const char *on_option(void *ctx, int id, const char *optstr,
 
 	switch (id) {
 	case O_HELP:
-		fputs(usage_text, stdout);
-		fputs(help_text, stdout);
-		finish_stdout();
-		exit(0);
+		ap_help(usage_text, help_text);
 	case O_VERSION:
-		printf("cg_annotate-%s\n", PACKAGE_VERSION);
-		finish_stdout();
-		exit(0);
+		ap_version("cg_annotate");
 	case O_DIFF:
 		a->diff = 1;
 		break;
 	case O_MODFL:
-		return mod_option(&a->mod_fl, value, free_it);
+		return ap_subst(&a->mod_fl, value, free_it);
 	case O_MODFN:
-		return mod_option(&a->mod_fn, value, free_it);
+		return ap_subst(&a->mod_fn, value, free_it);
 	case O_SHOW:
 		a->show_arg = (char *)value;
 		break;
@@ -216,11 +191,22 @@ static int resolve(const char *arg, const char *what, char **events, unsigned ne
 	return 0;
 }
 
+/* The default of --show and --sort: every event in file order. */
+static unsigned *all_events(unsigned nev, unsigned *n)
+{
+	unsigned *idx = xmalloc(nev, sizeof *idx), k;
+
+	for (k = 0; k < nev; k++)
+		idx[k] = k;
+	*n = nev;
+	return idx;
+}
+
 /* Called with each file's events: validates --show and --sort. */
 static int check_events(void *ctx, char **events, unsigned nev, struct cgp_error *err)
 {
 	struct ann *a = ctx;
-	unsigned k, *idx, n;
+	unsigned *idx, n;
 	int rc;
 
 	free(a->show);
@@ -236,18 +222,10 @@ static int check_events(void *ctx, char **events, unsigned nev, struct cgp_error
 			return rc;
 		a->sort = idx, a->nsort = n;
 	}
-	if (!a->show) {
-		a->show = xmalloc(nev, sizeof *a->show);
-		for (k = 0; k < nev; k++)
-			a->show[k] = k;
-		a->nshow = nev;
-	}
-	if (!a->sort) {
-		a->sort = xmalloc(nev, sizeof *a->sort);
-		for (k = 0; k < nev; k++)
-			a->sort[k] = k;
-		a->nsort = nev;
-	}
+	if (!a->show)
+		a->show = all_events(nev, &a->nshow);
+	if (!a->sort)
+		a->sort = all_events(nev, &a->nsort);
 	return 0;
 }
 

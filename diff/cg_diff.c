@@ -51,39 +51,23 @@ static const struct ap_spec spec = {
 	usage_text, options, sizeof options / sizeof options[0], positionals, 2
 };
 
+/* The --mod-* expressions, owned here until exit. */
+static struct cgp_subst *mod_fl, *mod_fn;
+
 static const char *on_option(void *ctx, int id, const char *optstr,
 			     const char *value, int *free_it)
 {
-	struct cgp_read_opts *ro = ctx;
-	struct cgp_error err = CGP_ERROR_INIT;
-	struct cgp_subst *x;
-	struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
-	char *r;
-
 	switch (id) {
 	case O_HELP:
-		fputs(usage_text, stdout);
-		fputs(help_text, stdout);
-		finish_stdout();
-		exit(0);
+		ap_help(usage_text, help_text);
 	case O_VERSION:
-		printf("cg_diff-%s\n", PACKAGE_VERSION);
-		finish_stdout();
-		exit(0);
+		ap_version("cg_diff");
+	case O_MODFL:
+		return ap_subst(&mod_fl, value, free_it);
+	case O_MODFN:
+		return ap_subst(&mod_fn, value, free_it);
 	}
-	x = cgp_subst_new(value, &err);
-	if (x) {
-		const struct cgp_subst **slot = id == O_MODFL ? &ro->mod_fl : &ro->mod_fn;
-		cgp_subst_free((struct cgp_subst *)*slot);
-		*slot = x;
-		return NULL;
-	}
-	r = py_repr(value);
-	cgp_buf_addf(&b, "invalid search_and_replace value: %s (%s)", r, err.msg);
-	free(r);
-	cgp_error_release(&err);
-	*free_it = 1;
-	return b.s;
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -97,9 +81,11 @@ int main(int argc, char **argv)
 
 	prog_init(argv[0]);
 	setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+	ap_parse(&spec, argc, argv, on_option, NULL, &files, counts);
 	memset(&ro, 0, sizeof ro);
 	ro.mode = CGP_MODE_DIFF;
-	ap_parse(&spec, argc, argv, on_option, &ro, &files, counts);
+	ro.mod_fl = mod_fl;
+	ro.mod_fn = mod_fn;
 
 	cgp_profile_init(&p1, CGP_MODE_DIFF);
 	cgp_profile_init(&p2, CGP_MODE_DIFF);
@@ -111,8 +97,8 @@ int main(int argc, char **argv)
 	finish_stdout();
 	cgp_profile_release(&p1);
 	cgp_profile_release(&p2);
-	cgp_subst_free((struct cgp_subst *)ro.mod_fl);
-	cgp_subst_free((struct cgp_subst *)ro.mod_fn);
+	cgp_subst_free(mod_fl);
+	cgp_subst_free(mod_fn);
 	free(files);
 	return 0;
 }

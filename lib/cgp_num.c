@@ -157,32 +157,15 @@ int cgp_parse_float(const char *str, double *out)
 	return 0;
 }
 
-size_t cgp_fmt_int(char *buf, int64_t v)
-{
-	char tmp[24];
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	size_t n = 0, k = 0;
-
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		buf[k++] = '-';
-	while (n)
-		buf[k++] = tmp[--n];
-	buf[k] = '\0';
-	return k;
-}
-
-size_t cgp_fmt_commas(char *buf, int64_t v)
+/* Decimal text of v, with "," every three digits if commas. */
+static size_t fmt_dec(char *buf, int64_t v, int commas)
 {
 	char tmp[32];
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 	size_t n = 0, k = 0, digits = 0;
 
 	do {
-		if (digits && digits % 3 == 0)
+		if (commas && digits && digits % 3 == 0)
 			tmp[n++] = ',';
 		tmp[n++] = (char)('0' + u % 10);
 		digits++;
@@ -194,6 +177,16 @@ size_t cgp_fmt_commas(char *buf, int64_t v)
 		buf[k++] = tmp[--n];
 	buf[k] = '\0';
 	return k;
+}
+
+size_t cgp_fmt_int(char *buf, int64_t v)
+{
+	return fmt_dec(buf, v, 0);
+}
+
+size_t cgp_fmt_commas(char *buf, int64_t v)
+{
+	return fmt_dec(buf, v, 1);
 }
 
 /*

@@ -71,6 +71,13 @@ void ap_parse(const struct ap_spec *spec, int argc, char **argv,
 /* Usage error outside the parser: usage block, message, exit 2. */
 __attribute__((noreturn, format(printf, 2, 3)))
 void ap_usage_error(const struct ap_spec *spec, const char *fmt, ...);
+/* Prints usage and help text on stdout and exits 0 (-h, --help). */
+__attribute__((noreturn)) void ap_help(const char *usage, const char *help);
+/* Prints "<name>-<package version>" on stdout and exits 0 (--version). */
+__attribute__((noreturn)) void ap_version(const char *name);
+/* Handler work of --mod-filename/--mod-funcname: compiles value into *slot
+ * (replacing an earlier one) or returns argparse's message. */
+const char *ap_subst(struct cgp_subst **slot, const char *value, int *free_it);
 /* Python repr() of a str (for messages), xmalloc'd. */
 char *py_repr(const char *s);
 

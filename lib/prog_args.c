@@ -63,6 +63,42 @@ char *py_repr(const char *s)
 	return r;
 }
 
+void ap_help(const char *usage, const char *help)
+{
+	fputs(usage, stdout);
+	fputs(help, stdout);
+	finish_stdout();
+	exit(0);
+}
+
+void ap_version(const char *name)
+{
+	printf("%s-%s\n", name, PACKAGE_VERSION);
+	finish_stdout();
+	exit(0);
+}
+
+const char *ap_subst(struct cgp_subst **slot, const char *value, int *free_it)
+{
+	struct cgp_error err = CGP_ERROR_INIT;
+	struct cgp_subst *x = cgp_subst_new(value, &err);
+	struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
+	char *r;
+
+	if (x) {
+		cgp_subst_free(*slot);
+		*slot = x;
+		return NULL;
+	}
+	r = py_repr(value);
+	cgp_buf_addf(&b, "invalid search_and_replace value: %s (%s)", r,
+		     err.msg ? err.msg : "out of memory");
+	free(r);
+	cgp_error_release(&err);
+	*free_it = 1;
+	return b.s ? b.s : "invalid search_and_replace value";
+}
+
 void ap_usage_error(const struct ap_spec *spec, const char *fmt, ...)
 {
 	va_list ap;

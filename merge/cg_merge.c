@@ -59,14 +59,9 @@ static const char *on_option(void *ctx, int id, const char *optstr,
 
 	switch (id) {
 	case O_HELP:
-		fputs(usage_text, stdout);
-		fputs(help_text, stdout);
-		finish_stdout();
-		exit(0);
+		ap_help(usage_text, help_text);
 	case O_VERSION:
-		printf("cg_merge-%s\n", PACKAGE_VERSION);
-		finish_stdout();
-		exit(0);
+		ap_version("cg_merge");
 	case O_OUTPUT:
 		*output = value;
 		break;
