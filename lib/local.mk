@@ -39,3 +39,6 @@ tests_unit_test_lib_read_SOURCES = tests/unit/test_lib_read.c tests/unit/test_li
 tests_unit_test_lib_read_CPPFLAGS = -I$(top_srcdir)/lib
 tests_unit_test_lib_read_CFLAGS = $(HOST_WARN_CFLAGS)
 tests_unit_test_lib_read_LDADD = lib/libcgp.a $(PCRE2_LIBS) -lm
+
+# The companions' documentation (design, decisions, benchmark figures).
+EXTRA_DIST += docs/companions.md

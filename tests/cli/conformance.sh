@@ -10,6 +10,12 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
 runner=$top_srcdir/../shared/conformance/run.sh
 if [ ! -f "$runner" ]; then
+    # A release tarball (make distcheck) has no ../shared: skip there.  In
+    # a git checkout the set must be present, so a wrong layout fails.
+    if [ ! -e "$top_srcdir/.git" ]; then
+        echo "conformance.sh: $runner not found outside a git checkout: skipped"
+        exit 77
+    fi
     echo "conformance.sh: $runner not found (../shared must lie beside the source tree)" >&2
     exit 1
 fi
