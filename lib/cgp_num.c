@@ -251,8 +251,9 @@ size_t cgp_fmt_pyfloat(char *buf, double x)
 	const char *p;
 
 	if (x == 0) {
-		memcpy(buf, signbit(x) ? "-0.0" : "0.0", 5);
-		return strlen(buf);
+		const char *z = signbit(x) ? "-0.0" : "0.0";
+		memcpy(buf, z, strlen(z) + 1);
+		return strlen(z);
 	}
 	/* Shortest precision that reads back as x. */
 	for (prec = 0; prec < 17; prec++) {

@@ -5,7 +5,8 @@
 #
 # Exit 77 (skipped) only when clang or its libFuzzer runtime is missing
 # (Debian: apt-get install clang).  Any crash, leak, hang (-timeout) or
-# memory blow-up (-rss_limit_mb) fails the test.
+# memory blow-up (-rss_limit_mb) fails the test; so does a sanitizer report
+# from the programs run on the inputs the fuzzer found.
 # Environment: FUZZ_SECONDS (default 25), CLANG (default: clang, clang-14).
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -60,4 +61,45 @@ if [ $rc != 0 ]; then
     exit 1
 fi
 echo "run-fuzz.sh: $seconds s of fuzzing, no failure"
-exit 0
+
+# Second phase: the three programs themselves, built with ASan and UBSan,
+# on (at most 100 of) the inputs the fuzzer kept, with options that reach
+# every report section; each must exit 0, 1 or 2 without a sanitizer report.
+mkdir "$work/bin" "$work/run"
+for p in annotate/cg_annotate.c:annotate/ann_cols.c:annotate/ann_summary.c:annotate/ann_source.c \
+         merge/cg_merge.c diff/cg_diff.c; do
+    srcs=
+    for s in $(echo "$p" | tr ':' ' '); do srcs="$srcs $top_srcdir/$s"; done
+    name=$(basename "${p%%:*}" .c)
+    # shellcheck disable=SC2086
+    "$cc" -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+        -I"$top_builddir" -I"$lib" $pcre_cflags $srcs "$lib"/cgp_*.c "$lib"/prog_*.c \
+        $pcre_libs -lm -o "$work/bin/$name" || exit 1
+done
+cd "$work/run" || exit 1
+printf 'one\ntwo\nthree\n' >a.c
+touch -t 200101010000 a.c
+n=0
+bad=0
+for f in $(ls -S "$work/corpus" | head -n 100); do
+    tail -c +2 "$work/corpus/$f" >p.cgout
+    for cmd in "cg_annotate p.cgout" \
+               "cg_annotate --threshold=0 --context=1 --show-percs=no p.cgout" \
+               "cg_annotate --diff --mod-filename=s/^.*$/a.c/ p.cgout p.cgout" \
+               "cg_annotate --mod-funcname=s/x*/-/g --context=-2 p.cgout" \
+               "cg_merge -o m.cgout p.cgout p.cgout" \
+               "cg_diff --mod-filename=s/a/b/g p.cgout p.cgout"; do
+        n=$((n + 1))
+        # shellcheck disable=SC2086
+        timeout 20 "$work/bin/"$cmd >out 2>err
+        rc=$?
+        if [ $rc -gt 2 ] || grep -q -e Sanitizer -e 'runtime error' err; then
+            bad=$((bad + 1))
+            echo "FAIL (exit $rc): $cmd on corpus file $f"
+            head -n 12 err
+            od -c p.cgout | head -n 10
+        fi
+    done
+done
+echo "run-fuzz.sh: $n sanitized program runs on fuzzer inputs, $bad failed"
+[ $bad = 0 ]
