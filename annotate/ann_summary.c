@@ -27,6 +27,8 @@ struct outer {
 	size_t nin;
 };
 
+/* The report whose sort events cmp_key() uses (qsort has no context
+ * argument); set by report_summaries(), owns nothing. */
 static const struct ann *sort_ann;
 
 static uint64_t uabs(int64_t v)

@@ -90,6 +90,8 @@ static void put_name(FILE *f, const char *kw, const struct cgp_name *n)
 	putc('\n', f);
 }
 
+/* The table whose cost centres cmp_cc() compares (qsort has no context
+ * argument); set by cgp_write_diff() before sorting, owns nothing. */
 static const struct cgp_table *sort_tab;
 
 static int cmp_cc(const void *a, const void *b)

@@ -28,10 +28,7 @@ struct item {
 	const struct ap_opt *opt;    /* NULL: unknown option */
 	const char *optstr;          /* the option string matched */
 	const char *explicit_arg;    /* after "=" or glued to -x; or NULL */
-	char *owned;                 /* allocation behind optstr */
 };
-
-static const struct ap_spec *cur_spec;
 
 char *py_repr(const char *s)
 {
@@ -168,7 +165,7 @@ static void classify(const struct ap_spec *s, const char *arg, struct item *it)
 	size_t i, nmatch = 0;
 	int j;
 	char *prefix;
-	struct item found = { 'O', NULL, NULL, NULL, NULL };
+	struct item found = { 'O', NULL, NULL, NULL };
 
 	memset(it, 0, sizeof *it);
 	it->kind = 'A';
@@ -206,7 +203,7 @@ static void classify(const struct ap_spec *s, const char *arg, struct item *it)
 				if (!strncmp(s->opts[i].names[j], prefix, strlen(prefix))) {
 					if (!nmatch++)
 						found = (struct item){ 'O', &s->opts[i],
-								       s->opts[i].names[j], expl, NULL };
+								       s->opts[i].names[j], expl };
 				}
 	} else {
 		prefix = strdup(arg);
@@ -218,18 +215,17 @@ static void classify(const struct ap_spec *s, const char *arg, struct item *it)
 				if (strlen(n) == 2 && !strncmp(n, arg, 2)) {
 					if (!nmatch++)
 						found = (struct item){ 'O', &s->opts[i], n,
-								       arg + 2, NULL };
+								       arg + 2 };
 				} else if (!strncmp(n, prefix, strlen(prefix))) {
 					if (!nmatch++)
 						found = (struct item){ 'O', &s->opts[i], n,
-								       NULL, NULL };
+								       NULL };
 				}
 			}
 	}
 	if (nmatch > 1) {
 		/* List every candidate, in registration order. */
 		struct cgp_buf b = CGP_BUF_INIT(1 << 20);
-		const char *expl = arg[1] == '-' ? NULL : arg + 2;
 		for (i = 0; i < s->nopts; i++)
 			for (j = 0; j < 3 && s->opts[i].names[j]; j++) {
 				const char *n = s->opts[i].names[j];
@@ -239,7 +235,6 @@ static void classify(const struct ap_spec *s, const char *arg, struct item *it)
 				if (m)
 					cgp_buf_addf(&b, "%s%s", b.len ? ", " : "", n);
 			}
-		(void)expl;
 		ap_usage_error(s, "ambiguous option: %s could match %s", arg,
 			       b.s ? b.s : "");
 	}
@@ -305,7 +300,6 @@ void ap_parse(const struct ap_spec *s, int argc, char **argv, ap_handler h,
 	size_t nextras = 0, nout = 0, posdone = 0, *lens = xmalloc(s->npos + 1, sizeof *lens);
 	int dashdash = 0;
 
-	cur_spec = s;
 	for (i = 0; i < n; i++) {
 		if (dashdash) {
 			it[i].kind = 'A';
