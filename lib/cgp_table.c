@@ -149,7 +149,7 @@ static size_t line_slot(int64_t line, size_t mask)
 
 static int lines_reindex(struct cgp_lines *t)
 {
-	size_t ncap = t->index ? (t->imask + 1) * 2 : 64, i;
+	size_t ncap = t->index ? (t->imask + 1) * 2 : 16, i;
 	uint32_t *ix = calloc(ncap, sizeof *ix);
 
 	if (!ix)
@@ -199,7 +199,7 @@ static long lines_row(struct cgp_lines *t, unsigned nev, int64_t line)
 		return -1;
 	elem = t->wide ? sizeof(int64_t) : sizeof(int32_t);
 	if (t->n == t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 16;
+		size_t ncap = t->cap ? t->cap + t->cap / 2 + 8 : 8;
 		int64_t *l = realloc(t->line, ncap * sizeof *l);
 		void *c;
 		if (!l)
@@ -214,7 +214,7 @@ static long lines_row(struct cgp_lines *t, unsigned nev, int64_t line)
 	t->line[t->n] = line;
 	memset((char *)t->counts + t->n * nev * elem, 0, nev * elem);
 	t->n++;
-	if (t->n * 2 > t->imask + 1) {
+	if (t->n * 4 > (t->imask + 1) * 3) { /* load 3/4 */
 		if (lines_reindex(t))
 			return -1;
 	} else {
