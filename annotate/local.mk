@@ -11,3 +11,5 @@ annotate_cg_annotate_SOURCES = \
 annotate_cg_annotate_CPPFLAGS = -I$(top_srcdir)/lib
 annotate_cg_annotate_CFLAGS = $(HOST_WARN_CFLAGS)
 annotate_cg_annotate_LDADD = $(CGP_LDADD)
+man_MANS += annotate/cg_annotate.1
+EXTRA_DIST += annotate/cg_annotate.1
