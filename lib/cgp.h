@@ -111,6 +111,10 @@ void cgp_buf_release(struct cgp_buf *b);
 /* ------------------------------------------------------------------------ */
 
 #define CGP_MAX_LINE (64u << 20) /* longest line accepted: 64 MiB */
+/* Most events an events: line may name.  Cachegrind writes at most 13;
+ * every count line costs memory in proportion, so a corrupt events: line
+ * fails here instead of eating memory. */
+#define CGP_MAX_EVENTS 1024u
 
 struct cgp_reader {
 	int fd;

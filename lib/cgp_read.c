@@ -527,8 +527,13 @@ static int read_header(struct rstate *s)
 	for (rest = skip_ws(rest, e); rest < e; rest = skip_ws(rest, e)) {
 		const char *t = rest;
 		rest = skip_token(rest, e);
-		if (s->in->nev == UINT32_MAX / 16 ||
-		    cgp_grow_array((void **)&s->in->events, &evcap, s->in->nev,
+		if (s->in->nev == CGP_MAX_EVENTS) {
+			rc = cgp_error_set(s->err, CGP_EPARSE,
+					   "%s:%llu: too many events (at most %u)",
+					   s->r.path, lineno(s), CGP_MAX_EVENTS);
+			goto out;
+		}
+		if (cgp_grow_array((void **)&s->in->events, &evcap, s->in->nev,
 				   sizeof *s->in->events) ||
 		    !(s->in->events[s->in->nev] = dup_text(t, (size_t)(rest - t)))) {
 			rc = nomem(s);
