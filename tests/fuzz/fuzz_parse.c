@@ -30,6 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static int fd = -1;
 static char path[64];
 static FILE *sink;
+/* --mod-* expressions applied on the second read of a profile. */
+static struct cgp_subst *mod_fl, *mod_fn;
 
 /* A failure must always come with a message. */
 static void check(int rc, const struct cgp_error *err)
@@ -65,6 +67,8 @@ static void read_profile(enum cgp_mode mode, const uint8_t *data, size_t size)
 		cgp_profile_release(&q);
 	} else if (rc == 0) {
 		o.negate = mode == CGP_MODE_ANNOTATE;
+		o.mod_fl = mod_fl;
+		o.mod_fn = mod_fn;
 		rc = cgp_profile_read(&p, path, &o, &err);
 		check(rc, &err);
 		if (rc == 0 && mode == CGP_MODE_MERGE)
@@ -102,11 +106,16 @@ static void subst(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (fd < 0) {
+		struct cgp_error e = CGP_ERROR_INIT;
 		fd = memfd_create("profile", 0);
 		if (fd < 0)
 			abort();
 		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 		sink = fopen("/dev/null", "w");
+		mod_fl = cgp_subst_new("s/^(.)(.*)$/\\2\\1/", &e);
+		mod_fn = cgp_subst_new("s/[0-9]*/#/g", &e);
+		if (!sink || !mod_fl || !mod_fn)
+			abort();
 	}
 	if (size == 0)
 		return 0;
