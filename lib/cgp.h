@@ -303,8 +303,11 @@ struct cgp_input {
 struct cgp_read_opts {
 	enum cgp_mode mode;
 	int negate;                      /* ANNOTATE: subtract this file */
-	const struct cgp_subst *mod_fl;  /* may be NULL */
-	const struct cgp_subst *mod_fn;  /* may be NULL */
+	/* --mod-filename / --mod-funcname, or NULL.  Results are cached per
+	 * name in the profile, so every file read into one profile must use
+	 * the same expressions (or none until the first one is used). */
+	const struct cgp_subst *mod_fl;
+	const struct cgp_subst *mod_fn;
 	/* Called with each file's events right after its events: line, before
 	 * the check that they equal the first file's; may set err and return
 	 * a negative code to stop.  May be NULL. */
