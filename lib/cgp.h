@@ -352,7 +352,9 @@ int cgp_write_diff(FILE *f, const struct cgp_profile *p, const char *path1,
 int cgp_write_merge(FILE *f, const struct cgp_profile *p);
 
 /* An output file that is complete or absent: written to a temporary name
- * in the same folder and renamed over path by cgp_outfile_commit(). */
+ * in the same folder and renamed over path by cgp_outfile_commit().  A
+ * symbolic link is followed (the link stays); an existing non-regular file
+ * (device, FIFO) is written in place instead, never replaced. */
 struct cgp_outfile {
 	FILE *f;
 	char *tmp, *path;

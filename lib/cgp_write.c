@@ -166,19 +166,73 @@ int cgp_write_merge(FILE *f, const struct cgp_profile *p)
 	return ferror(f) ? CGP_EIO : 0;
 }
 
+/*
+ * Where the output really goes: a symbolic link is followed so that the
+ * link stays and its target is replaced.  Returns a malloc'd path, or NULL
+ * with *direct set when the output must be written in place: an existing
+ * file that is not a regular file (a device such as /dev/null, a FIFO),
+ * which renaming over would destroy, or a dangling link.
+ */
+static char *real_target(const char *path, int *direct, mode_t *mode, int *exists)
+{
+	struct stat st;
+
+	*direct = 0;
+	*exists = 0;
+	if (lstat(path, &st) != 0)
+		return strdup(path);          /* a new file */
+	if (S_ISLNK(st.st_mode)) {
+		char *r = realpath(path, NULL);
+		if (!r) {
+			*direct = 1;
+			return NULL;
+		}
+		if (stat(r, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(r);
+			*direct = 1;
+			return NULL;
+		}
+		*exists = 1;
+		*mode = st.st_mode & 07777;
+		return r;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*direct = 1;
+		return NULL;
+	}
+	*exists = 1;
+	*mode = st.st_mode & 07777;
+	return strdup(path);
+}
+
 int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *err)
 {
-	size_t n = strlen(path);
-	int fd;
+	int fd, direct, exists;
+	mode_t mode = 0;
+	size_t n;
 
 	memset(o, 0, sizeof *o);
-	o->path = strdup(path);
+	o->path = real_target(path, &direct, &mode, &exists);
+	if (direct) {
+		o->path = strdup(path); /* for messages; no temporary */
+		o->f = fopen(path, "w");
+		if (!o->f || !o->path) {
+			int e = errno;
+			cgp_outfile_abort(o);
+			return cgp_error_set(err, CGP_EIO, "cannot create '%s': %s", path,
+					     strerror(e));
+		}
+		return 0;
+	}
+	if (!o->path)
+		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
+	n = strlen(o->path);
 	o->tmp = malloc(n + 16);
-	if (!o->path || !o->tmp) {
+	if (!o->tmp) {
 		cgp_outfile_abort(o);
 		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
 	}
-	memcpy(o->tmp, path, n);
+	memcpy(o->tmp, o->path, n);
 	memcpy(o->tmp + n, ".tmp.XXXXXX", 12);
 	fd = mkstemp(o->tmp);
 	if (fd < 0) {
@@ -189,11 +243,15 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
 		return cgp_error_set(err, CGP_EIO, "cannot create '%s': %s", path,
 				     strerror(e));
 	}
-	/* mkstemp makes it 0600; give it the usual mode under the umask. */
-	{
+	/* mkstemp makes it 0600: keep the mode of the file replaced, or give
+	 * a new one the usual mode under the umask. */
+	if (!exists) {
 		mode_t um = umask(0);
 		umask(um);
-		fchmod(fd, 0666 & ~um);
+		mode = 0666 & ~um;
+	}
+	if (fchmod(fd, mode) != 0) {
+		/* Not fatal: the contents are what matters. */
 	}
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
@@ -208,12 +266,12 @@ int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *err)
 {
 	int bad = ferror(o->f) != 0, e = EIO;
 
-	if (fflush(o->f) || fsync(fileno(o->f)))
+	if (fflush(o->f) || (o->tmp && fsync(fileno(o->f))))
 		bad = 1, e = errno;
 	if (fclose(o->f) && !bad)
 		bad = 1, e = errno;
 	o->f = NULL;
-	if (!bad && rename(o->tmp, o->path))
+	if (!bad && o->tmp && rename(o->tmp, o->path))
 		bad = 1, e = errno;
 	if (bad) {
 		cgp_error_set(err, CGP_EIO, "cannot write '%s': %s", o->path,

@@ -11,8 +11,12 @@
 #   args: ...                              shell words (parsed by /bin/sh)
 #   exit: N                                expected exit status
 #   setup: ...                             optional /bin/sh command run first
+#   wrap: ...                              shell text put before the program's
+#                                          exec (e.g. "ulimit -f 1;")
 #   conformance: yes                       copy ../shared/conformance src/, data/
 #   absent: NAME                           NAME must not exist afterwards
+#   check: ...                             /bin/sh command run afterwards in
+#                                          the case folder; must succeed
 #   --- file NAME                          a file created before the run
 #   --- stdout                             expected stdout, exactly
 #   --- stdout-re                          grep -E patterns instead, in order
@@ -97,7 +101,8 @@ for case in "$@"; do
         (cd "$w" && /bin/sh -c "$(cat .expect/setup)") >"$w/.expect/setup.log" 2>&1 ||
             reasons+=("setup failed")
     fi
-    (cd "$w" && timeout 60 /bin/sh -c "exec bin/$prog $args" >"$w/.expect/out" 2>"$w/.expect/err" </dev/null)
+    wrap=$(cat "$w/.expect/wrap" 2>/dev/null)
+    (cd "$w" && timeout 60 /bin/sh -c "$wrap exec bin/$prog $args" >"$w/.expect/out" 2>"$w/.expect/err" </dev/null)
     rc=$?
     [ "$rc" = "$want_rc" ] || reasons+=("exit $rc, expected $want_rc")
     if [ -f "$w/.expect/stdout" ]; then
@@ -124,6 +129,10 @@ for case in "$@"; do
                 reasons+=("$pat exists")
             fi
         done
+    fi
+    if [ -f "$w/.expect/check" ]; then
+        (cd "$w" && /bin/sh -c "$(cat .expect/check)") >/dev/null 2>&1 </dev/null ||
+            reasons+=("check failed: $(cat "$w/.expect/check")")
     fi
     if [ ${#reasons[@]} = 0 ]; then
         echo "PASS $id"
