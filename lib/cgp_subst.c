@@ -124,12 +124,10 @@ static int parse_template(struct cgp_subst *x, const char *r, struct cgp_error *
 							     (int)(end - name), name);
 				gi = n;
 			} else {
+				/* Python: int(name), which allows a sign,
+				 * "_" and white space; negative is bad. */
 				int64_t v;
-				const char *q;
-				for (q = name; q < end; q++)
-					if (*q < '0' || *q > '9')
-						break;
-				if (q != end || cgp_parse_int(name, (size_t)(end - name), &v))
+				if (cgp_parse_int(name, (size_t)(end - name), &v) || v < 0)
 					return cgp_error_set(err, CGP_EUSAGE,
 							     "bad character in group name '%.*s' in replacement",
 							     (int)(end - name), name);
