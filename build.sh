@@ -68,12 +68,12 @@ demo() {
     mkdir -p "$dir"
     log "building the example program docs/examples/wordcount.c"
     gcc -g -O2 -o "$dir/wordcount" docs/examples/wordcount.c
-    log "profiling it: ./vg-in-place --tool=cachegrind demo-output/wordcount docs/examples/wordcount.c"
-    ./vg-in-place --tool=cachegrind \
+    log "profiling it: ./vg-in-place --tool=cachegrind --cache-sim=yes --branch-sim=yes"
+    ./vg-in-place --tool=cachegrind --cache-sim=yes --branch-sim=yes \
         --cachegrind-out-file="$dir/cachegrind.out.demo" \
         "$dir/wordcount" docs/examples/wordcount.c
-    log "the profile, demo-output/cachegrind.out.demo, lines of main():"
-    awk '/^fl=/ { show = 0 } /^fn=/ { show = ($0 == "fn=main") } show' "$dir/cachegrind.out.demo"
+    log "the report: annotate/cg_annotate demo-output/cachegrind.out.demo"
+    annotate/cg_annotate "$dir/cachegrind.out.demo"
 }
 
 check() {

@@ -1,2 +1,44 @@
 # lib/local.mk -- included by the top-level Makefile.am.
 # SPDX-License-Identifier: GPL-2.0-or-later
+#
+# libcgp.a: the profile-format library (never prints or exits).
+# libcgprog.a: what the three programs share besides it (messages, options).
+
+noinst_LIBRARIES += lib/libcgp.a lib/libcgprog.a
+
+lib_libcgp_a_SOURCES = \
+	lib/cgp.h \
+	lib/cgp_int.h \
+	lib/cgp_buf.c \
+	lib/cgp_num.c \
+	lib/cgp_table.c \
+	lib/cgp_read.c \
+	lib/cgp_write.c \
+	lib/cgp_subst.c
+lib_libcgp_a_CPPFLAGS = -I$(top_srcdir)/lib $(PCRE2_CFLAGS)
+lib_libcgp_a_CFLAGS = $(HOST_WARN_CFLAGS)
+
+lib_libcgprog_a_SOURCES = \
+	lib/prog.h \
+	lib/prog_die.c \
+	lib/prog_args.c
+lib_libcgprog_a_CPPFLAGS = -I$(top_srcdir)/lib
+lib_libcgprog_a_CFLAGS = $(HOST_WARN_CFLAGS)
+
+# What a companion program links with.
+CGP_LDADD = lib/libcgprog.a lib/libcgp.a $(PCRE2_LIBS) -lm
+
+# Unit tests of the library (host C).
+check_PROGRAMS += tests/unit/test_lib_num tests/unit/test_lib_read
+TESTS += tests/unit/test_lib_num tests/unit/test_lib_read
+tests_unit_test_lib_num_SOURCES = tests/unit/test_lib_num.c tests/unit/test_lib.h
+tests_unit_test_lib_num_CPPFLAGS = -I$(top_srcdir)/lib
+tests_unit_test_lib_num_CFLAGS = $(HOST_WARN_CFLAGS)
+tests_unit_test_lib_num_LDADD = lib/libcgp.a $(PCRE2_LIBS) -lm
+tests_unit_test_lib_read_SOURCES = tests/unit/test_lib_read.c tests/unit/test_lib.h
+tests_unit_test_lib_read_CPPFLAGS = -I$(top_srcdir)/lib
+tests_unit_test_lib_read_CFLAGS = $(HOST_WARN_CFLAGS)
+tests_unit_test_lib_read_LDADD = lib/libcgp.a $(PCRE2_LIBS) -lm
+
+# The companions' documentation (design, decisions, benchmark figures).
+EXTRA_DIST += docs/companions.md

@@ -1,2 +1,15 @@
 # tests/cli/local.mk -- included by the top-level Makefile.am.
 # SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Golden tests of cg_annotate, cg_merge and cg_diff: the shared conformance
+# set (../shared/conformance beside the source tree) and our own
+# data-driven cases (tests/cli/cases/*.case, run by run-cli.sh).
+
+TESTS += tests/cli/conformance.sh tests/cli/run-cli.sh
+EXTRA_DIST += tests/cli/conformance.sh tests/cli/run-cli.sh tests/cli/cases
+
+# The libFuzzer target of the parser, built by the script with clang and
+# run briefly (skipped when clang or libFuzzer is missing).
+TESTS += tests/fuzz/run-fuzz.sh
+EXTRA_DIST += tests/fuzz/run-fuzz.sh tests/fuzz/fuzz_parse.c tests/fuzz/corpus
+CLEANFILES += tests/fuzz/fuzz_parse

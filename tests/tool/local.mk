@@ -7,19 +7,22 @@
 # mode; the .vgtest cases of the tool's messages (vgtest-run); and the
 # negative self-test of the comparison (negative-test).
 
-# The modes `make check` runs: some of "ir cache cacheauto branch both", or
+# The modes `make check` runs: some of "ir cache cacheauto branch both odd
+# assoc", or
 # "all".  An enabled mode whose run fails (for instance because the tool
 # does not implement it yet) is a failure; a mode left out here is a skip.
 # The environment variable CG_DIFF_MODES overrides this default.  Add a
 # mode when the tool implements it.
-CG_DIFF_DEFAULT_MODES = ir
+CG_DIFF_DEFAULT_MODES = all
 
 TOOLTEST_DIFF = \
 	tests/tool/diff-ir.test \
 	tests/tool/diff-cache.test \
 	tests/tool/diff-cacheauto.test \
 	tests/tool/diff-branch.test \
-	tests/tool/diff-both.test
+	tests/tool/diff-both.test \
+	tests/tool/diff-odd.test \
+	tests/tool/diff-assoc.test
 TOOLTEST_OTHER = \
 	tests/tool/vgtests.test \
 	tests/tool/negative.test

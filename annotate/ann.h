@@ -1,0 +1,69 @@
+/* ann.h -- state shared by the parts of cg_annotate: options, merged profile, report writers. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef ANN_H
+#define ANN_H
+
+#include <stdint.h>
+
+#include "cgp.h"
+
+/* Annotation-summary buckets, in their printing order. */
+enum {
+	B_KNOWN, B_LINE0, B_NONIDENT, B_UNREADABLE, B_BELOW, B_UNKNOWN, B_COUNT
+};
+
+struct ann {
+	/* Options (spec 10.1). */
+	int diff, percs, annotate;
+	double threshold;
+	int64_t context;
+	struct cgp_subst *mod_fl, *mod_fn;
+	char *show_arg, *sort_arg;     /* raw "A,B,C", or NULL */
+	char **files; size_t nfiles;
+	int argc; char **argv;
+
+	/* Derived. */
+	unsigned *show; unsigned nshow;  /* event indices of the columns */
+	unsigned *sort; unsigned nsort;  /* event indices of the sort keys */
+	struct cgp_profile prof;
+	unsigned nev;
+	const int64_t *summary;
+	/* Files printed in the File:function section (name->mark bit 2). */
+	int64_t *bucket[B_COUNT];
+};
+
+#define MARK_SELECTED 2
+
+/* Column widths of one table (spec 10.3 "Column formatting"). */
+struct cols {
+	int outer;
+	int64_t *min, *max, *cmin, *cmax;   /* per event */
+	size_t *cw, *p1w, *p2w;             /* per shown column */
+};
+
+void cols_init(struct cols *c, const struct ann *a, int outer);
+void cols_see(struct cols *c, const struct ann *a, const int64_t *v);
+void cols_see_cumul(struct cols *c, const struct ann *a, const int64_t *v);
+void cols_finish(struct cols *c, const struct ann *a);
+void cols_release(struct cols *c);
+void put_header(const struct cols *c, const struct ann *a, const char *prefix,
+		const char *suffix);
+/* Cells of v (outer form when cumul != NULL); no newline. */
+void put_cells(const struct cols *c, const struct ann *a, const int64_t *v,
+	       const int64_t *cumul);
+void put_missing_cells(const struct cols *c, const struct ann *a);
+void put_fancy(const char *title, const char *name, size_t len);
+
+/* ann_summary.c */
+void report_summaries(struct ann *a);
+/* ann_source.c */
+void report_sources(struct ann *a);
+void report_annotation_summary(struct ann *a);
+
+/* Checked sum a += b over nev events; dies on overflow. */
+void add_counts(int64_t *a, const int64_t *b, unsigned nev);
+
+#endif

@@ -1,0 +1,362 @@
+/* ann_source.c -- cg_annotate's annotated source files and the Annotation summary. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ann.h"
+#include "prog.h"
+
+static const char at_line[] =
+	"@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n";
+static const char warn_line[] =
+	"@@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@\n";
+
+/* One row of a file's line table, for sorting by line number. */
+struct row {
+	int64_t line;
+	size_t idx;
+};
+
+static int cmp_row(const void *p, const void *q)
+{
+	const struct row *x = p, *y = q;
+
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+static int cmp_name_ptr(const void *p, const void *q)
+{
+	return cgp_name_cmp(*(const struct cgp_name *const *)p,
+			    *(const struct cgp_name *const *)q);
+}
+
+/* Adds every row of t to bucket b. */
+static void add_all(struct ann *a, const struct cgp_lines *t, int b)
+{
+	int64_t *v = xmalloc(a->nev, sizeof *v);
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		cgp_lines_get(t, i, v);
+		add_counts(a->bucket[b], v, a->nev);
+	}
+	free(v);
+}
+
+/* Python filecmp.cmp(x, y, shallow=False): 1 same, 0 different, -1 error. */
+static int same_file(const char *x, const char *y)
+{
+	struct stat sx, sy;
+	int fx = -1, fy = -1, rc = -1;
+	char bx[65536], by[65536];
+
+	if (stat(x, &sx) || stat(y, &sy))
+		return -1;
+	if (!S_ISREG(sx.st_mode) || !S_ISREG(sy.st_mode) || sx.st_size != sy.st_size)
+		return 0;
+	fx = open(x, O_RDONLY | O_CLOEXEC);
+	fy = open(y, O_RDONLY | O_CLOEXEC);
+	if (fx < 0 || fy < 0)
+		goto out;
+	for (;;) {
+		ssize_t nx = read(fx, bx, sizeof bx), ny, got = 0;
+		if (nx < 0)
+			goto out;
+		while (got < nx) {
+			ny = read(fy, by + got, (size_t)(nx - got));
+			if (ny < 0)
+				goto out;
+			if (ny == 0)
+				break;
+			got += ny;
+		}
+		if (got != nx || memcmp(bx, by, (size_t)nx)) {
+			rc = 0;
+			goto out;
+		}
+		if (nx == 0) {
+			rc = 1;
+			goto out;
+		}
+	}
+out:
+	if (fx >= 0)
+		close(fx);
+	if (fy >= 0)
+		close(fy);
+	return rc;
+}
+
+static void list_originals(const struct cgp_file *f, const char *why)
+{
+	size_t i;
+
+	printf("Unannotated because %s:\n", why);
+	for (i = 0; i < f->norig; i++) {
+		fputs("- ", stdout);
+		fwrite(f->orig[i]->s, 1, f->orig[i]->len, stdout);
+		putchar('\n');
+	}
+	putchar('\n');
+}
+
+/* The warning for data files older than the sources. */
+static void newer_warning(struct ann *a, const struct cgp_file *f)
+{
+	int64_t m = INT64_MAX;
+	size_t i, j;
+	struct stat st;
+
+	for (i = 0; i < f->norig; i++)
+		if (stat(f->orig[i]->s, &st) == 0) {
+			int64_t t = (int64_t)st.st_mtim.tv_sec * 1000000000 +
+				    st.st_mtim.tv_nsec;
+			if (t < m)
+				m = t;
+		}
+	for (i = 0; i < a->prof.nin; i++) {
+		if (a->prof.in[i].mtime_ns >= m)
+			continue;
+		fputs(at_line, stdout);
+		fputs(warn_line, stdout);
+		fputs(at_line, stdout);
+		printf("@ Original source files are all newer than data file '%s':\n",
+		       a->prof.in[i].path);
+		for (j = 0; j < f->norig; j++) {
+			fputs("@ - ", stdout);
+			fwrite(f->orig[j]->s, 1, f->orig[j]->len, stdout);
+			putchar('\n');
+		}
+		fputs("@ Annotations may not be correct.\n", stdout);
+		fputs(at_line, stdout);
+		putchar('\n');
+	}
+}
+
+/* Reads the next source line; 1, or 0 at end of file.  Dies on errors. */
+static int src_line(struct cgp_reader *r, const char **line, size_t *len)
+{
+	struct cgp_error err = CGP_ERROR_INIT;
+	int rc = cgp_reader_next(r, line, len, &err);
+
+	if (rc < 0)
+		die_cgp(&err);
+	return rc;
+}
+
+static void marker(int64_t n)
+{
+	printf("-- line %lld ----------------------------------------\n", (long long)n);
+}
+
+/* Annotates one readable source file (spec 10.3, steps 1-6). */
+static void annotate_file(struct ann *a, const struct cgp_file *f, struct cgp_reader *r)
+{
+	const struct cgp_lines *t = &f->lines;
+	struct row *rows = xmalloc(t->n + 1, sizeof *rows);
+	unsigned char *printed = xcalloc(t->n + 1, 1);
+	int64_t *v = xmalloc(a->nev, sizeof *v), k = 0, ctx = a->context;
+	size_t i, n = 0, nranges = 0, nbogus = 0;
+	struct cols c;
+	int done = 0;
+
+	cols_init(&c, a, 0);
+	for (i = 0; i < t->n; i++) {
+		cgp_lines_get(t, i, v);
+		cols_see(&c, a, v);
+		if (t->line[i] == 0) {
+			rows[t->n].idx = i; /* line 0 kept aside */
+			printed[t->n] = 1;
+			continue;
+		}
+		rows[n].line = t->line[i];
+		rows[n++].idx = i;
+	}
+	cols_finish(&c, a);
+	put_header(&c, a, "", "");
+	putchar('\n');
+	if (printed[t->n]) {
+		cgp_lines_get(t, rows[t->n].idx, v);
+		put_cells(&c, a, v, NULL);
+		fputs(" <unknown (line 0)>\n\n", stdout);
+		add_counts(a->bucket[B_LINE0], v, a->nev);
+	}
+	qsort(rows, n, sizeof *rows, cmp_row);
+
+	for (i = 0; i < n && !done;) {
+		int64_t x = rows[i].line, lo = x - ctx > 1 ? x - ctx : 1, cur = x, hi, j;
+		size_t first = i;
+		const char *line;
+		size_t len;
+		for (i++; i < n && cur + 2 * ctx >= rows[i].line; i++)
+			cur = rows[i].line;
+		hi = cur + ctx;
+		nranges++;
+		while (k < lo - 1) {
+			if (!src_line(r, &line, &len)) {
+				done = 1;
+				break;
+			}
+			k++;
+		}
+		if (done)
+			break;
+		if (lo != 1)
+			marker(lo);
+		for (j = lo; j <= hi; j++) {
+			if (!src_line(r, &line, &len)) {
+				done = 1;
+				break;
+			}
+			k++;
+			while (first < n && rows[first].line < j)
+				first++;
+			if (first < n && rows[first].line == j) {
+				cgp_lines_get(t, rows[first].idx, v);
+				put_cells(&c, a, v, NULL);
+				add_counts(a->bucket[B_KNOWN], v, a->nev);
+				printed[first] = 1;
+			} else {
+				put_missing_cells(&c, a);
+			}
+			putchar(' ');
+			fwrite(line, 1, len, stdout);
+			putchar('\n');
+		}
+		if (!done)
+			marker(hi);
+	}
+	for (i = 0; i < n; i++)
+		nbogus += !printed[i];
+	if (nbogus) {
+		putchar('\n');
+		for (i = 0; i < n; i++) {
+			if (printed[i])
+				continue;
+			cgp_lines_get(t, rows[i].idx, v);
+			put_cells(&c, a, v, NULL);
+			printf(" <bogus line %lld>\n", (long long)rows[i].line);
+			add_counts(a->bucket[B_KNOWN], v, a->nev);
+		}
+		putchar('\n');
+		fputs(at_line, stdout);
+		fputs(warn_line, stdout);
+		fputs(at_line, stdout);
+		printf("@@ Information recorded about lines past the end of '%s'.\n",
+		       f->orig[0]->s);
+		fputs(at_line, stdout);
+	}
+	if (nranges)
+		putchar('\n');
+	cols_release(&c);
+	free(rows);
+	free(printed);
+	free(v);
+}
+
+static void one_file(struct ann *a, struct cgp_file *f)
+{
+	struct cgp_reader r;
+	struct cgp_error err = CGP_ERROR_INIT;
+	size_t i;
+	int same = 1;
+
+	qsort(f->orig, f->norig, sizeof *f->orig, cmp_name_ptr);
+	for (i = 1; i < f->norig && same == 1; i++)
+		same = same_file(f->orig[i - 1]->s, f->orig[i]->s);
+	if (same == 1 && cgp_reader_open(&r, f->orig[0]->s, CGP_MAX_LINE, &err)) {
+		cgp_error_release(&err);
+		same = -1;
+	}
+	put_fancy("Annotated source file: ", f->name->s, f->name->len);
+	if (same == -1) {
+		list_originals(f, "one or more of these original files are unreadable");
+		add_all(a, &f->lines, B_UNREADABLE);
+		return;
+	}
+	if (same == 0) {
+		list_originals(f, "two or more of these original files are not identical");
+		add_all(a, &f->lines, B_NONIDENT);
+		return;
+	}
+	newer_warning(a, f);
+	annotate_file(a, f, &r);
+	cgp_reader_release(&r);
+}
+
+static int cmp_file_ptr(const void *p, const void *q)
+{
+	return cgp_name_cmp((*(struct cgp_file *const *)p)->name,
+			    (*(struct cgp_file *const *)q)->name);
+}
+
+void report_sources(struct ann *a)
+{
+	struct cgp_table *t = &a->prof.tab;
+	struct cgp_file **order = xmalloc(t->nfile + 1, sizeof *order);
+	size_t i;
+
+	for (i = 0; i < t->nfile; i++)
+		order[i] = &t->file[i];
+	qsort(order, t->nfile, sizeof *order, cmp_file_ptr);
+	for (i = 0; i < t->nfile; i++) {
+		struct cgp_file *f = order[i];
+		if (f->name->len == 3 && !memcmp(f->name->s, "???", 3))
+			add_all(a, &f->lines, B_UNKNOWN);
+		else if (!(f->name->mark & MARK_SELECTED))
+			add_all(a, &f->lines, B_BELOW);
+		else if (a->annotate)
+			one_file(a, f);
+	}
+	free(order);
+}
+
+void report_annotation_summary(struct ann *a)
+{
+	static const char *const label[B_COUNT] = {
+		"  annotated: files known & above threshold & readable, line numbers known",
+		"  annotated: files known & above threshold & readable, line numbers unknown",
+		"unannotated: files known & above threshold & two or more non-identical",
+		"unannotated: files known & above threshold & unreadable ",
+		"unannotated: files known & below threshold",
+		"unannotated: files unknown",
+	};
+	struct cols c;
+	int b;
+	int64_t *sum = xcalloc(a->nev, sizeof *sum);
+
+	cols_init(&c, a, 0);
+	for (b = 0; b < B_COUNT; b++)
+		cols_see(&c, a, a->bucket[b]);
+	cols_finish(&c, a);
+	put_fancy("Annotation summary", NULL, 0);
+	put_header(&c, a, "", "");
+	putchar('\n');
+	for (b = 0; b < B_COUNT; b++) {
+		put_cells(&c, a, a->bucket[b], NULL);
+		printf(" %s\n", label[b]);
+		add_counts(sum, a->bucket[b], a->nev);
+	}
+	putchar('\n');
+	cols_release(&c);
+	if (memcmp(sum, a->summary, a->nev * sizeof *sum)) {
+		struct cgp_buf s1 = CGP_BUF_INIT(SIZE_MAX / 2), s2 = CGP_BUF_INIT(SIZE_MAX / 2);
+		cgp_buf_add_pylist(&s1, a->summary, a->nev);
+		cgp_buf_add_pylist(&s2, sum, a->nev);
+		finish_stdout();
+		die(1, "`summary:` line doesn't match computed annotated counts\n"
+		       "- summary:   %s\n- annotated: %s", s1.s ? s1.s : "[]",
+		    s2.s ? s2.s : "[]");
+	}
+	free(sum);
+}

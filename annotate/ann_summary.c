@@ -1,0 +1,261 @@
+/* ann_summary.c -- cg_annotate's Summary, File:function and Function:file sections. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ann.h"
+#include "prog.h"
+
+/* One inner entry of a File:function or Function:file group. */
+struct inner {
+	const struct cgp_name *name;
+	const int64_t *v;
+};
+
+/* One outer entry: a file with its functions, or a function with its files. */
+struct outer {
+	const struct cgp_name *name;
+	int64_t *total;
+	struct inner *in;
+	size_t nin;
+};
+
+/* The report whose sort events cmp_key() uses (qsort has no context
+ * argument); set by report_summaries(), owns nothing. */
+static const struct ann *sort_ann;
+
+static uint64_t uabs(int64_t v)
+{
+	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+}
+
+/* Descending by (|v[k]| for the sort events, name). */
+static int cmp_key(const int64_t *x, const struct cgp_name *xn, const int64_t *y,
+		   const struct cgp_name *yn)
+{
+	unsigned i;
+
+	for (i = 0; i < sort_ann->nsort; i++) {
+		uint64_t a = uabs(x[sort_ann->sort[i]]), b = uabs(y[sort_ann->sort[i]]);
+		if (a != b)
+			return a < b ? 1 : -1;
+	}
+	return -cgp_name_cmp(xn, yn);
+}
+
+static int cmp_inner(const void *p, const void *q)
+{
+	const struct inner *x = p, *y = q;
+
+	return cmp_key(x->v, x->name, y->v, y->name);
+}
+
+static int cmp_outer(const void *p, const void *q)
+{
+	const struct outer *x = p, *y = q;
+
+	return cmp_key(x->total, x->name, y->total, y->name);
+}
+
+/* Python's exact "abs(v) >= t" for an int and a float t >= 0. */
+static int abs_ge(int64_t v, double t)
+{
+	uint64_t a = uabs(v);
+
+	if (isnan(t))
+		return 0;
+	if (t >= 18446744073709551616.0)
+		return 0;
+	return a >= (uint64_t)ceil(t);
+}
+
+/* Keeps the inner entries reaching the threshold, sorts them; 0 if none. */
+static size_t filter_sort(struct ann *a, struct outer *o, double tcount)
+{
+	size_t i, k = 0;
+	unsigned p = a->sort[0];
+
+	for (i = 0; i < o->nin; i++)
+		if (abs_ge(o->in[i].v[p], tcount))
+			o->in[k++] = o->in[i];
+	o->nin = k;
+	qsort(o->in, o->nin, sizeof *o->in, cmp_inner);
+	return k;
+}
+
+/* Prints one of the two sections and frees the entries' arrays. */
+static void print_section(struct ann *a, struct outer *o, size_t n,
+			  const char *title, const char *marker, const char *suffix)
+{
+	struct cols c;
+	size_t i, j;
+	int64_t *cumul = xcalloc(a->nev, sizeof *cumul);
+
+	qsort(o, n, sizeof *o, cmp_outer);
+	cols_init(&c, a, 1);
+	for (i = 0; i < n; i++) {
+		cols_see(&c, a, o[i].total);
+		for (j = 0; j < o[i].nin; j++)
+			cols_see(&c, a, o[i].in[j].v);
+		add_counts(cumul, o[i].total, a->nev);
+		cols_see_cumul(&c, a, cumul);
+	}
+	cols_finish(&c, a);
+	memset(cumul, 0, a->nev * sizeof *cumul);
+
+	put_fancy(title, NULL, 0);
+	put_header(&c, a, "  ", suffix);
+	putchar('\n');
+	for (i = 0; i < n; i++) {
+		add_counts(cumul, o[i].total, a->nev);
+		fputs(marker, stdout);
+		put_cells(&c, a, o[i].total, cumul);
+		putchar(' ');
+		fwrite(o[i].name->s, 1, o[i].name->len, stdout);
+		putchar(':');
+		if (o[i].nin == 1 &&
+		    !memcmp(o[i].in[0].v, o[i].total, a->nev * sizeof *cumul)) {
+			fwrite(o[i].in[0].name->s, 1, o[i].in[0].name->len, stdout);
+			putchar('\n');
+		} else {
+			putchar('\n');
+			for (j = 0; j < o[i].nin; j++) {
+				fputs("  ", stdout);
+				put_cells(&c, a, o[i].in[j].v, NULL);
+				fputs("   ", stdout);
+				fwrite(o[i].in[j].name->s, 1, o[i].in[j].name->len, stdout);
+				putchar('\n');
+			}
+		}
+		putchar('\n');
+	}
+	cols_release(&c);
+	free(cumul);
+	for (i = 0; i < n; i++) {
+		free(o[i].total);
+		free(o[i].in);
+	}
+}
+
+static double threshold_count(const struct ann *a)
+{
+	int64_t s = a->summary[a->sort[0]];
+	double as = s < 0 ? -(double)s : (double)s;
+
+	return a->threshold * as / 100;
+}
+
+/* File:function: outer = files (not the scratch one), inner = functions. */
+static void file_function(struct ann *a)
+{
+	const struct cgp_table *t = &a->prof.tab;
+	struct outer *o = xcalloc(t->nfile, sizeof *o);
+	size_t i, j, n = 0;
+	double tc = threshold_count(a);
+
+	for (i = 0; i < t->nfile; i++) {
+		const struct cgp_file *f = &t->file[i];
+		struct outer *x = &o[n];
+		x->name = f->name;
+		x->total = xcalloc(a->nev, sizeof *x->total);
+		x->in = xmalloc(f->nccs, sizeof *x->in);
+		for (j = 0; j < f->nccs; j++) {
+			const struct cgp_cc *c = &t->cc[f->ccs[j]];
+			add_counts(x->total, c->total, a->nev);
+			x->in[x->nin].name = c->fn;
+			x->in[x->nin++].v = c->total;
+		}
+		if (filter_sort(a, x, tc)) {
+			((struct cgp_name *)x->name)->mark |= MARK_SELECTED;
+			n++;
+		} else {
+			free(x->total);
+			free(x->in);
+		}
+	}
+	print_section(a, o, n, "File:function summary", "< ", " file:function");
+	free(o);
+}
+
+static int cmp_by_fn(const void *p, const void *q)
+{
+	const struct cgp_cc *x = *(const struct cgp_cc *const *)p;
+	const struct cgp_cc *y = *(const struct cgp_cc *const *)q;
+	int c = cgp_name_cmp(x->fn, y->fn);
+
+	return c ? c : cgp_name_cmp(x->file, y->file);
+}
+
+/* Function:file: outer = functions, inner = files ("" for counts before
+ * any fl=, merged with a real file called ""). */
+static void function_file(struct ann *a)
+{
+	const struct cgp_table *t = &a->prof.tab;
+	const struct cgp_cc **cc = xmalloc(t->ncc + 1, sizeof *cc);
+	struct outer *o = xcalloc(t->ncc + 1, sizeof *o);
+	int64_t *merged = xcalloc((t->ncc + 1) * (size_t)a->nev, sizeof *merged);
+	size_t i, n = 0, ncc = 0, nmerged = 0;
+	double tc = threshold_count(a);
+
+	for (i = 0; i < t->ncc; i++)
+		if (!(t->cc[i].flags & CGP_CC_NOFN))
+			cc[ncc++] = &t->cc[i];
+	qsort(cc, ncc, sizeof *cc, cmp_by_fn);
+	for (i = 0; i < ncc;) {
+		struct outer *x = &o[n];
+		size_t j = i;
+		x->name = cc[i]->fn;
+		x->total = xcalloc(a->nev, sizeof *x->total);
+		while (j < ncc && cc[j]->fn == x->name)
+			j++;
+		x->in = xmalloc(j - i, sizeof *x->in);
+		for (; i < j; i++) {
+			add_counts(x->total, cc[i]->total, a->nev);
+			if (x->nin && x->in[x->nin - 1].name == cc[i]->file) {
+				int64_t *m = merged + nmerged++ * a->nev;
+				memcpy(m, x->in[x->nin - 1].v, a->nev * sizeof *m);
+				add_counts(m, cc[i]->total, a->nev);
+				x->in[x->nin - 1].v = m;
+				continue;
+			}
+			x->in[x->nin].name = cc[i]->file;
+			x->in[x->nin++].v = cc[i]->total;
+		}
+		if (filter_sort(a, x, tc)) {
+			n++;
+		} else {
+			free(x->total);
+			free(x->in);
+		}
+	}
+	print_section(a, o, n, "Function:file summary", "> ", " function:file");
+	free(o);
+	free(cc);
+	free(merged);
+}
+
+void report_summaries(struct ann *a)
+{
+	struct cols c;
+
+	sort_ann = a;
+	cols_init(&c, a, 0);
+	cols_see(&c, a, a->summary);
+	cols_finish(&c, a);
+	put_fancy("Summary", NULL, 0);
+	put_header(&c, a, "", "");
+	putchar('\n');
+	put_cells(&c, a, a->summary, NULL);
+	fputs(" PROGRAM TOTALS\n\n", stdout);
+	cols_release(&c);
+
+	file_function(a);
+	function_file(a);
+}

@@ -1,0 +1,368 @@
+/* cgp.h -- the Cachegrind profile-format library shared by cg_annotate, cg_merge and cg_diff. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef CGP_H
+#define CGP_H
+
+/*
+ * The format read and written here (a Cachegrind output file), one item per
+ * line, lines ending in "\n", "\r\n" or "\r", text in UTF-8:
+ *
+ *   file     ::= desc* cmd events body
+ *   desc     ::= "desc:" WS+ TEXT          (optional; 3.19 always wrote three)
+ *   cmd      ::= "cmd:" WS+ TEXT
+ *   events   ::= "events:" WS+ NAME (WS+ NAME)*
+ *   body     ::= (fl | fn | count | summary | blank | comment)*
+ *   fl       ::= "fl=" FILENAME            (function becomes the "no fn=" name)
+ *   fn       ::= "fn=" FUNCNAME
+ *   count    ::= DIGIT ... : LINE (WS+ COUNT){0,nevents}
+ *                missing trailing counts are zero
+ *   summary  ::= "summary:" WS+ COUNT (WS+ COUNT)*   (at least one per file)
+ *   blank    ::= ""                        (a line of spaces is NOT blank)
+ *   comment  ::= "#" TEXT
+ *   LINE, COUNT ::= Python int() syntax: [+-] digits with single "_" between
+ *                digits, leading zeros allowed; ASCII digits only here
+ *   WS       ::= Python str.split() white space (ASCII and the Unicode
+ *                space characters)
+ *
+ * Every read attempt counts as a line, the final one returning end of file
+ * included, so an error "at end of file" names the number of lines plus one
+ * (as upstream does).
+ *
+ * The three programs read the body slightly differently (spec 10.2, 11.2,
+ * 12.2); struct cgp_read_opts.mode selects the rules:
+ *   ANNOTATE  line numbers parsed; "fl=" sets the function to
+ *             "<unspecified>"; entries are created by fl=/fn= lines; every
+ *             summary: line is checked against the running total of the file
+ *             and all are added to the global summary; per-file line tables.
+ *   MERGE     line numbers parsed; "fl=" sets the function to "???"; entries
+ *             are created by count lines, in first-seen order; summary: lines
+ *             are added up, never checked; per-(file, function) line tables;
+ *             different events are reported after the file was read.
+ *   DIFF      line numbers ignored; "fl=" sets the function to "???"; the
+ *             last summary: line wins and is checked at end of file against
+ *             the sum of all counts; no line tables.
+ *
+ * Ownership: every object belongs to the structure that contains it; a
+ * struct cgp_profile owns its table, names and inputs and frees them all in
+ * cgp_profile_release().  Functions returning int return 0 on success and a
+ * negative CGP_E* code on failure, with a message in the struct cgp_error
+ * passed to them.  Nothing here prints or exits.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                    */
+/* ------------------------------------------------------------------------ */
+
+enum {
+	CGP_OK = 0,
+	CGP_EIO = -1,       /* cannot open/read/write a file */
+	CGP_EPARSE = -2,    /* malformed input: message is "file:line: ..." */
+	CGP_ENOMEM = -3,    /* out of memory or a size limit exceeded */
+	CGP_EEVENTS = -4,   /* inputs with different events */
+	CGP_EOVERFLOW = -5, /* a count or sum does not fit in int64 */
+	CGP_EUSAGE = -6,    /* bad argument (e.g. a bad --mod-* expression) */
+};
+
+/* A message, owned by the struct; msg is NULL while no error was set. */
+struct cgp_error {
+	int code;
+	char *msg;
+};
+
+#define CGP_ERROR_INIT { 0, NULL }
+
+/* Sets the message (printf-style) and returns code.  On allocation failure
+ * the message becomes a fixed "out of memory" text. */
+int cgp_error_set(struct cgp_error *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void cgp_error_release(struct cgp_error *e);
+
+/* ------------------------------------------------------------------------ */
+/* Growable buffer with a maximum size                                       */
+/* ------------------------------------------------------------------------ */
+
+/* s is NUL-terminated whenever len > 0 or s != NULL; owned by the buffer. */
+struct cgp_buf {
+	char *s;
+	size_t len, cap, max;
+};
+
+#define CGP_BUF_INIT(maxsize) { NULL, 0, 0, (maxsize) }
+
+/* Make room for extra more bytes (plus the NUL); -1 past max or without
+ * memory, the buffer then unchanged. */
+int cgp_buf_grow(struct cgp_buf *b, size_t extra);
+int cgp_buf_add(struct cgp_buf *b, const void *p, size_t n);
+int cgp_buf_adds(struct cgp_buf *b, const char *s);
+int cgp_buf_addf(struct cgp_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cgp_buf_reset(struct cgp_buf *b);
+void cgp_buf_release(struct cgp_buf *b);
+
+/* ------------------------------------------------------------------------ */
+/* Streaming line reader (universal newlines, UTF-8 checked)                */
+/* ------------------------------------------------------------------------ */
+
+#define CGP_MAX_LINE (64u << 20) /* longest line accepted: 64 MiB */
+/* Most events an events: line may name.  Cachegrind writes at most 13;
+ * every count line costs memory in proportion, so a corrupt events: line
+ * fails here instead of eating memory. */
+#define CGP_MAX_EVENTS 1024u
+
+struct cgp_reader {
+	int fd;
+	const char *path;  /* borrowed, for messages */
+	char *buf;         /* owned */
+	size_t cap, pos, end, maxline;
+	int eof;
+	uint64_t lineno;   /* read attempts so far, EOF included */
+	int64_t mtime_ns;  /* of the open file */
+	int had_nl;        /* the last line returned ended with a newline */
+};
+
+/* Opens path for reading; on failure returns CGP_EIO with
+ * "cannot open 'path': strerror" (directories included). */
+int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
+		    struct cgp_error *err);
+/* Returns 1 with *line and *len set to the next line (no terminator; valid
+ * until the next call), 0 at end of file, or a negative code: CGP_EIO on
+ * a read error, CGP_EPARSE for invalid UTF-8 or a line longer than
+ * maxline (message "path:N: ..."). */
+int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
+		    struct cgp_error *err);
+void cgp_reader_release(struct cgp_reader *r);
+
+/* 1 if s[0..n) is valid UTF-8 as Python's strict decoder defines it. */
+int cgp_utf8_valid(const char *s, size_t n);
+/* Number of code points in valid UTF-8 text (Python len()). */
+size_t cgp_utf8_len(const char *s, size_t n);
+/* Byte length of the white-space character at s (Python str.isspace()),
+ * 0 if s[0] does not start one. */
+size_t cgp_space_len(const char *s, const char *end);
+
+/* ------------------------------------------------------------------------ */
+/* Numbers                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Python int() of s[0..n) restricted to ASCII digits, into int64.  Returns
+ * 0, -1 when the text is not an int, -2 when it is out of range. */
+int cgp_parse_int(const char *s, size_t n, int64_t *out);
+/* Python float() of a NUL-terminated text (no hex floats); 0 or -1. */
+int cgp_parse_float(const char *s, double *out);
+/* Overflow-checked a += b: 0, or -1 leaving a unchanged. */
+static inline int cgp_add(int64_t *a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_add_overflow(*a, b, &r))
+		return -1;
+	*a = r;
+	return 0;
+}
+/* Decimal text of v into buf (>= 21 bytes), returns the length. */
+size_t cgp_fmt_int(char *buf, int64_t v);
+/* Decimal text with "," every three digits (buf >= 28 bytes). */
+size_t cgp_fmt_commas(char *buf, int64_t v);
+/* v*100/s as Python's true division gives it: correctly rounded double,
+ * sign of zero kept (s != 0). */
+double cgp_percent(int64_t v, int64_t s);
+/* Python repr(float)/str(float) of a finite x into buf (>= 32 bytes). */
+size_t cgp_fmt_pyfloat(char *buf, double x);
+
+/* ------------------------------------------------------------------------ */
+/* Interned names                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* One distinct string.  s is NUL-terminated (names may not contain NUL
+ * bytes that matter: comparisons use len).  Owned by struct cgp_names. */
+struct cgp_name {
+	const char *s;
+	uint32_t len;
+	uint32_t hash;
+	struct cgp_name *next;          /* hash chain */
+	const struct cgp_name *mod[2];  /* cached --mod-filename/funcname
+					   results, or NULL */
+	int32_t file;                   /* index in the table's files, or -1 */
+	int32_t mark;                   /* free for the table's use */
+};
+
+struct cgp_names {
+	struct cgp_name **tab;
+	size_t mask, count;
+	struct cgp_arena_chunk *arena;  /* names and their text */
+	size_t arena_left;
+	char *arena_ptr;
+};
+
+void cgp_names_init(struct cgp_names *n);
+/* Returns the interned copy of s[0..len), NULL without memory. */
+struct cgp_name *cgp_names_intern(struct cgp_names *n, const char *s, size_t len);
+void cgp_names_release(struct cgp_names *n);
+/* Code-point order of two names (= byte order of their UTF-8). */
+int cgp_name_cmp(const struct cgp_name *a, const struct cgp_name *b);
+
+/* ------------------------------------------------------------------------ */
+/* Line tables: line number -> counts, in first-seen order                  */
+/* ------------------------------------------------------------------------ */
+
+/* Counts are kept as int32 until one does not fit, then the whole table
+ * switches to int64: most per-line counts are small and this halves the
+ * memory of big profiles. */
+struct cgp_lines {
+	int64_t *line;     /* line numbers, first-seen order */
+	void *counts;      /* n * nev int32_t or int64_t */
+	uint32_t *index;   /* open addressing: row + 1, 0 = empty */
+	size_t n, cap, imask;
+	unsigned nev;
+	int wide;
+};
+
+/* Adds (sign = +1) or subtracts (sign = -1) c[0..nev) to the row of line;
+ * CGP_EOVERFLOW or CGP_ENOMEM on failure. */
+int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
+		  const int64_t *c, int sign);
+/* Counts of row i into out[0..nev). */
+void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out);
+void cgp_lines_release(struct cgp_lines *t);
+
+/* ------------------------------------------------------------------------ */
+/* Cost table keyed (file, function[, line])                                */
+/* ------------------------------------------------------------------------ */
+
+/* Flags of a cost centre made by lines before any fl= (annotate mode):
+ * their file side (or function side) is a scratch entry never reported. */
+#define CGP_CC_NOFILE 1u
+#define CGP_CC_NOFN   2u
+
+struct cgp_cc {
+	const struct cgp_name *file, *fn;
+	unsigned flags;
+	int64_t *total;           /* nev counts, in the table's arena */
+	struct cgp_lines *lines;  /* MERGE mode only, else NULL */
+};
+
+struct cgp_file {
+	const struct cgp_name *name;
+	struct cgp_lines lines;             /* ANNOTATE mode */
+	const struct cgp_name **orig;       /* original names mapped here */
+	size_t norig, origcap;
+	size_t *ccs;                        /* its cost centres, first-seen */
+	size_t nccs, cccap;
+};
+
+struct cgp_table {
+	unsigned nev;
+	struct cgp_names names;
+	struct cgp_cc *cc;  size_t ncc, cccap;
+	uint32_t *ccindex;  size_t ccmask;       /* hash of cc: index + 1 */
+	struct cgp_file *file; size_t nfile, filecap;
+	int64_t *pool; size_t poolleft;           /* current block of totals */
+	struct cgp_pool_block *blocks;
+};
+
+/* ------------------------------------------------------------------------ */
+/* --mod-filename / --mod-funcname: Python re.sub with PCRE2               */
+/* ------------------------------------------------------------------------ */
+
+struct cgp_subst;  /* opaque, see cgp_subst.c */
+
+/* Parses "s/PATTERN/REPLACEMENT/FLAGS" (spec 10.6), compiles the pattern
+ * and checks the replacement template.  Returns NULL with a message
+ * (CGP_EUSAGE) when the text is not of that form ("not of the form
+ * s/regex/replacement/[gi]") or the regex or template is bad. */
+struct cgp_subst *cgp_subst_new(const char *expr, struct cgp_error *err);
+/* Applies it to s[0..n): result appended to out.  CGP_ENOMEM, or
+ * CGP_EUSAGE if matching fails (e.g. the match limit). */
+int cgp_subst_apply(const struct cgp_subst *x, const char *s, size_t n,
+		    struct cgp_buf *out, struct cgp_error *err);
+void cgp_subst_free(struct cgp_subst *x);
+
+/* ------------------------------------------------------------------------ */
+/* Reading profiles                                                          */
+/* ------------------------------------------------------------------------ */
+
+enum cgp_mode { CGP_MODE_ANNOTATE, CGP_MODE_MERGE, CGP_MODE_DIFF };
+
+/* What one input file said in its header. */
+struct cgp_input {
+	char *path;               /* copy of the name as given */
+	char *desc;               /* desc: texts, each followed by "\n" */
+	size_t ndesc;
+	char *cmd;
+	char **events;  unsigned nev;
+	int64_t mtime_ns;
+	int64_t *summary;         /* DIFF: the last summary: line */
+};
+
+struct cgp_read_opts {
+	enum cgp_mode mode;
+	int negate;                      /* ANNOTATE: subtract this file */
+	/* --mod-filename / --mod-funcname, or NULL.  Results are cached per
+	 * name in the profile, so every file read into one profile must use
+	 * the same expressions (or none until the first one is used). */
+	const struct cgp_subst *mod_fl;
+	const struct cgp_subst *mod_fn;
+	/* Called with each file's events right after its events: line, before
+	 * the check that they equal the first file's; may set err and return
+	 * a negative code to stop.  May be NULL. */
+	int (*check_events)(void *ctx, char **events, unsigned nev,
+			    struct cgp_error *err);
+	void *ctx;
+};
+
+struct cgp_profile {
+	enum cgp_mode mode;
+	unsigned nev;
+	char **events;            /* the first file's, borrowed from input 0 */
+	struct cgp_input *in; size_t nin, incap;
+	int64_t *summary;         /* global summary (sum over files) */
+	struct cgp_table tab;
+	struct cgp_buf tmp;       /* scratch for --mod-* results */
+};
+
+void cgp_profile_init(struct cgp_profile *p, enum cgp_mode mode);
+/* Reads one more file into p (the rules of p->mode).  On failure p stays
+ * valid for cgp_profile_release() only. */
+int cgp_profile_read(struct cgp_profile *p, const char *path,
+		     const struct cgp_read_opts *o, struct cgp_error *err);
+void cgp_profile_release(struct cgp_profile *p);
+
+/* Python list repr of v[0..n) ("[1, -2, 3]") appended to b. */
+int cgp_buf_add_pylist(struct cgp_buf *b, const int64_t *v, unsigned n);
+
+/* ------------------------------------------------------------------------ */
+/* Diffing and writing                                                       */
+/* ------------------------------------------------------------------------ */
+
+/* DIFF: new := new - old for every (file, function) of old, summary too.
+ * Fails with CGP_EEVENTS when the events differ, CGP_EOVERFLOW. */
+int cgp_diff(struct cgp_profile *newp, const struct cgp_profile *old,
+	     struct cgp_error *err);
+/* cg_diff output of a diffed profile: keys sorted by (file, function),
+ * one line-0 record each. */
+int cgp_write_diff(FILE *f, const struct cgp_profile *p, const char *path1,
+		   const char *path2, const char *cmd1, const char *cmd2);
+/* cg_merge output (current format, first-seen order). */
+int cgp_write_merge(FILE *f, const struct cgp_profile *p);
+
+/* An output file that is complete or absent: written to a temporary name
+ * in the same folder and renamed over path by cgp_outfile_commit().  A
+ * symbolic link is followed (the link stays); an existing non-regular file
+ * (device, FIFO) is written in place instead, never replaced. */
+struct cgp_outfile {
+	FILE *f;
+	char *tmp, *path;
+};
+int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *err);
+/* Flushes, syncs and renames; on any failure removes the temporary. */
+int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *err);
+/* Removes the temporary (no-op after a commit). */
+void cgp_outfile_abort(struct cgp_outfile *o);
+
+#endif

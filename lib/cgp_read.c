@@ -1,0 +1,696 @@
+/* cgp_read.c -- reads Cachegrind output files into a profile, with each program's rules. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgp.h"
+#include "cgp_int.h"
+
+/* Longest bad text quoted in a message. */
+#define QUOTE_MAX 60
+
+/* State of reading one file. */
+struct rstate {
+	struct cgp_profile *p;
+	const struct cgp_read_opts *o;
+	struct cgp_reader r;
+	struct cgp_input *in;
+	struct cgp_error *err;
+	unsigned nev;            /* this file's events */
+	int accumulate;          /* events equal the profile's */
+	int sign;                /* -1 for the negated file of a diff */
+	struct cgp_name *file;   /* current file (after --mod-filename) */
+	const struct cgp_name *fn;
+	unsigned flags;          /* CGP_CC_NOFILE / CGP_CC_NOFN */
+	long cc;                 /* current cost centre, -1 = look up */
+	int64_t *counts;         /* this line's counts */
+	int64_t *running;        /* ANNOTATE: total of this file so far */
+	int nsummary;
+	const struct cgp_name *unspecified, *unknown, *empty;
+};
+
+static unsigned long long lineno(const struct rstate *s)
+{
+	return (unsigned long long)s->r.lineno;
+}
+
+static int perr(struct rstate *s, const char *what)
+{
+	return cgp_error_set(s->err, CGP_EPARSE, "%s:%llu: %s", s->r.path,
+			     lineno(s), what);
+}
+
+/* Error quoting (a prefix of) the bad text t[0..n). */
+static int perr_quote(struct rstate *s, const char *what, const char *t, size_t n)
+{
+	int cut = n > QUOTE_MAX;
+
+	if (cut) /* Do not cut a UTF-8 sequence in half. */
+		for (n = QUOTE_MAX; n > 0 && ((unsigned char)t[n] & 0xc0) == 0x80; n--)
+			;
+	return cgp_error_set(s->err, CGP_EPARSE, "%s:%llu: %s '%.*s'%s",
+			     s->r.path, lineno(s), what, (int)n, t,
+			     cut ? "..." : "");
+}
+
+static int nomem(struct rstate *s)
+{
+	return cgp_error_set(s->err, CGP_ENOMEM, "out of memory");
+}
+
+static int overflow(struct rstate *s)
+{
+	return cgp_error_set(s->err, CGP_EOVERFLOW,
+			     "%s:%llu: a count or total exceeds the 64-bit range",
+			     s->r.path, lineno(s));
+}
+
+/* White space as Python str.split() sees it; ASCII decided by a table. */
+static const unsigned char ascii_ws[256] = {
+	['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
+	[0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1, [' '] = 1,
+};
+
+static size_t ws_len(const char *p, const char *e)
+{
+	unsigned char c = (unsigned char)*p;
+
+	if (c < 0x80)
+		return ascii_ws[c];
+	return cgp_space_len(p, e);
+}
+
+static const char *skip_ws(const char *p, const char *e)
+{
+	size_t k;
+
+	while (p < e && (k = ws_len(p, e)) > 0)
+		p += k;
+	return p;
+}
+
+static const char *skip_token(const char *p, const char *e)
+{
+	while (p < e && !ws_len(p, e))
+		p++;
+	return p;
+}
+
+/* Python re.match(KW + r"\s+(.*)", line): 1 with *rest set, or 0.  The
+ * line's newline (if it had one) counts as the white space. */
+static int keyword(const struct rstate *s, const char *line, size_t len,
+		   const char *kw, const char **rest)
+{
+	size_t k = strlen(kw);
+	const char *e = line + len;
+
+	if (len < k || memcmp(line, kw, k))
+		return 0;
+	if (len == k) {
+		*rest = e;
+		return s->r.had_nl;
+	}
+	if (!ws_len(line + k, e))
+		return 0;
+	*rest = skip_ws(line + k, e);
+	return 1;
+}
+
+/* One count token: fast path for plain digits, Python int() otherwise. */
+static int parse_count(struct rstate *s, const char *t, const char *e,
+		       int64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = t;
+	int rc;
+
+	while (p < e && (unsigned)(*p - '0') < 10 && v < 100000000000000000ull)
+		v = v * 10 + (unsigned)(*p++ - '0');
+	if (p == e) {
+		*out = (int64_t)v;
+		return 0;
+	}
+	rc = cgp_parse_int(t, (size_t)(e - t), out);
+	if (rc == -2)
+		return perr_quote(s, "count out of the 64-bit range",
+				  t, (size_t)(e - t));
+	if (rc)
+		return perr_quote(s, "malformed count", t, (size_t)(e - t));
+	return 0;
+}
+
+/*
+ * The common case, as the tool writes it: ASCII digits separated by spaces
+ * or tabs, at most 18 digits per number (so no overflow and line numbers
+ * below 2^62).  Returns 1 when the line was of that form and is parsed,
+ * 0 to let the general parser handle (or report) it.
+ */
+static int parse_counts_fast(struct rstate *s, const char *p, const char *e,
+			     int64_t *line_no)
+{
+	unsigned i = 0;
+
+	if (line_no) {
+		const char *t = p;
+		uint64_t v = 0;
+		while (p < e && (unsigned)(*p - '0') < 10)
+			v = v * 10 + (unsigned)(*p++ - '0');
+		if (p - t > 18 || (p < e && *p != ' ' && *p != '\t'))
+			return 0;
+		*line_no = s->p->mode == CGP_MODE_DIFF ? 0 : (int64_t)v;
+	}
+	for (;;) {
+		const char *t;
+		uint64_t v = 0;
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == e)
+			break;
+		t = p;
+		while (p < e && (unsigned)(*p - '0') < 10)
+			v = v * 10 + (unsigned)(*p++ - '0');
+		if (p == t || p - t > 18 || (p < e && *p != ' ' && *p != '\t') ||
+		    i == s->nev)
+			return 0;
+		s->counts[i++] = (int64_t)v;
+	}
+	for (; i < s->nev; i++)
+		s->counts[i] = 0;
+	return 1;
+}
+
+/* Splits "LINE COUNT..." (or "summary:" counts when line_no is NULL). */
+static int parse_counts(struct rstate *s, const char *p, const char *e,
+			int64_t *line_no)
+{
+	unsigned i = 0;
+	int rc;
+
+	if (parse_counts_fast(s, p, e, line_no))
+		return 0;
+	if (line_no) {
+		const char *t = p;
+		p = skip_token(p, e);
+		if (s->p->mode == CGP_MODE_DIFF) {
+			*line_no = 0; /* cg_diff ignores line numbers */
+		} else {
+			rc = cgp_parse_int(t, (size_t)(p - t), line_no);
+			if (rc || *line_no > ((int64_t)1 << 62))
+				return perr_quote(s, rc == -1 ? "malformed line number"
+							      : "line number too large",
+						  t, (size_t)(p - t));
+		}
+	}
+	for (;;) {
+		const char *t;
+		p = skip_ws(p, e);
+		if (p == e)
+			break;
+		t = p;
+		p = skip_token(p, e);
+		if (i == s->nev) {
+			unsigned n = i;
+			for (; p < e; p = skip_token(skip_ws(p, e), e))
+				n++;
+			return cgp_error_set(s->err, CGP_EPARSE,
+					     "%s:%llu: too many event counts (%u for %u events)",
+					     s->r.path, lineno(s), n, s->nev);
+		}
+		rc = parse_count(s, t, p, &s->counts[i]);
+		if (rc)
+			return rc;
+		i++;
+	}
+	for (; i < s->nev; i++)
+		s->counts[i] = 0;
+	return 0;
+}
+
+/* Applies --mod-filename (which = 0) or --mod-funcname (1) to a name. */
+static struct cgp_name *mod_name(struct rstate *s, struct cgp_name *orig, int which)
+{
+	const struct cgp_subst *x = which ? s->o->mod_fn : s->o->mod_fl;
+	struct cgp_name *m;
+
+	if (!x)
+		return orig;
+	if (orig->mod[which])
+		return (struct cgp_name *)orig->mod[which];
+	cgp_buf_reset(&s->p->tmp);
+	if (cgp_subst_apply(x, orig->s, orig->len, &s->p->tmp, s->err))
+		return NULL;
+	m = cgp_names_intern(&s->p->tab.names, s->p->tmp.s ? s->p->tmp.s : "",
+			     s->p->tmp.len);
+	if (!m) {
+		nomem(s);
+		return NULL;
+	}
+	orig->mod[which] = m;
+	return m;
+}
+
+static struct cgp_name *intern(struct rstate *s, const char *t, size_t n)
+{
+	struct cgp_name *x = cgp_names_intern(&s->p->tab.names, t, n);
+
+	if (!x)
+		nomem(s);
+	return x;
+}
+
+/* Makes (file, fn, flags) current, creating it. */
+static int set_cc(struct rstate *s)
+{
+	s->cc = cgp_table_cc(&s->p->tab, s->file, s->fn, s->flags);
+	return s->cc < 0 ? nomem(s) : 0;
+}
+
+static int on_fl(struct rstate *s, const char *name, size_t n)
+{
+	struct cgp_name *orig = intern(s, name, n), *m;
+
+	if (!orig)
+		return s->err->code;
+	if (!s->accumulate)
+		return 0;
+	m = mod_name(s, orig, 0);
+	if (!m)
+		return s->err->code;
+	s->file = m;
+	s->flags = 0;
+	s->cc = -1;
+	if (s->p->mode != CGP_MODE_ANNOTATE) {
+		s->fn = s->unknown;
+		return 0;
+	}
+	s->fn = s->unspecified;
+	/* Remember the original name of this file once. */
+	if (!(orig->mark & 1)) {
+		long fi = cgp_table_file(&s->p->tab, m);
+		struct cgp_file *f;
+		if (fi < 0)
+			return nomem(s);
+		f = &s->p->tab.file[fi];
+		if (cgp_grow_array((void **)&f->orig, &f->origcap, f->norig,
+				   sizeof *f->orig))
+			return nomem(s);
+		f->orig[f->norig++] = orig;
+		orig->mark |= 1;
+	}
+	return set_cc(s);
+}
+
+static int on_fn(struct rstate *s, const char *name, size_t n)
+{
+	struct cgp_name *orig = intern(s, name, n), *m;
+
+	if (!orig)
+		return s->err->code;
+	if (!s->accumulate)
+		return 0;
+	m = mod_name(s, orig, 1);
+	if (!m)
+		return s->err->code;
+	s->fn = m;
+	s->flags &= ~CGP_CC_NOFN;
+	s->cc = -1;
+	return s->p->mode == CGP_MODE_ANNOTATE ? set_cc(s) : 0;
+}
+
+static int on_count(struct rstate *s, const char *line, size_t len)
+{
+	int64_t ln;
+	unsigned i;
+	struct cgp_cc *c;
+	int rc = parse_counts(s, line, line + len, &ln);
+
+	if (rc || !s->accumulate)
+		return rc;
+	if (s->cc < 0 && set_cc(s))
+		return s->err->code;
+	c = &s->p->tab.cc[s->cc];
+	if (s->running)
+		for (i = 0; i < s->nev; i++)
+			if (cgp_add(&s->running[i], s->counts[i]))
+				return overflow(s);
+	for (i = 0; i < s->nev; i++) {
+		int64_t v;
+		if (s->sign > 0 ? __builtin_add_overflow(c->total[i], s->counts[i], &v)
+				: __builtin_sub_overflow(c->total[i], s->counts[i], &v))
+			return overflow(s);
+		c->total[i] = v;
+	}
+	switch (s->p->mode) {
+	case CGP_MODE_ANNOTATE:
+		if (s->flags & CGP_CC_NOFILE)
+			return 0;
+		rc = cgp_lines_add(&s->p->tab.file[s->file->file].lines, s->nev,
+				   ln, s->counts, s->sign);
+		break;
+	case CGP_MODE_MERGE:
+		if (!c->lines && !(c->lines = calloc(1, sizeof *c->lines)))
+			return nomem(s);
+		rc = cgp_lines_add(c->lines, s->nev, ln, s->counts, 1);
+		break;
+	case CGP_MODE_DIFF:
+		break;
+	}
+	if (rc == CGP_EOVERFLOW)
+		return overflow(s);
+	return rc ? nomem(s) : 0;
+}
+
+static int mismatch(struct rstate *s, const int64_t *sum, const int64_t *computed,
+		    const char *l1, const char *l2)
+{
+	struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
+	int rc;
+
+	if (cgp_buf_addf(&b, "%s:%llu: `summary:` line doesn't match computed total\n%s",
+			 s->r.path, lineno(s), l1) ||
+	    cgp_buf_add_pylist(&b, sum, s->nev) || cgp_buf_adds(&b, "\n") ||
+	    cgp_buf_adds(&b, l2) || cgp_buf_add_pylist(&b, computed, s->nev)) {
+		cgp_buf_release(&b);
+		return nomem(s);
+	}
+	rc = cgp_error_set(s->err, CGP_EPARSE, "%s", b.s);
+	cgp_buf_release(&b);
+	return rc;
+}
+
+static int on_summary(struct rstate *s, const char *rest, const char *e)
+{
+	unsigned i;
+	int rc = parse_counts(s, rest, e, NULL);
+
+	if (rc)
+		return rc;
+	s->nsummary++;
+	if (!s->accumulate)
+		return 0;
+	switch (s->p->mode) {
+	case CGP_MODE_ANNOTATE:
+		for (i = 0; i < s->nev; i++) {
+			int64_t v;
+			if (s->sign > 0 ? __builtin_add_overflow(s->p->summary[i], s->counts[i], &v)
+					: __builtin_sub_overflow(s->p->summary[i], s->counts[i], &v))
+				return overflow(s);
+			s->p->summary[i] = v;
+		}
+		if (memcmp(s->counts, s->running, s->nev * sizeof *s->counts))
+			return mismatch(s, s->counts, s->running, "- summary:  ",
+					"- computed: ");
+		break;
+	case CGP_MODE_MERGE:
+		for (i = 0; i < s->nev; i++)
+			if (cgp_add(&s->p->summary[i], s->counts[i]))
+				return overflow(s);
+		break;
+	case CGP_MODE_DIFF:
+		memcpy(s->in->summary, s->counts, s->nev * sizeof *s->counts);
+		break;
+	}
+	return 0;
+}
+
+/* DIFF: at end of file the sum of all counts must equal the summary. */
+static int diff_check(struct rstate *s)
+{
+	size_t i;
+	unsigned k;
+	int64_t *sum = s->running;
+
+	memset(sum, 0, s->nev * sizeof *sum);
+	for (i = 0; i < s->p->tab.ncc; i++)
+		for (k = 0; k < s->nev; k++)
+			if (cgp_add(&sum[k], s->p->tab.cc[i].total[k]))
+				return overflow(s);
+	if (memcmp(sum, s->in->summary, s->nev * sizeof *sum))
+		return mismatch(s, s->in->summary, sum, "- summary: ", "- total:   ");
+	memcpy(s->p->summary, s->in->summary, s->nev * sizeof *sum);
+	return 0;
+}
+
+static char *dup_text(const char *t, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d) {
+		memcpy(d, t, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+/* The next line of the profile: 1, 0 at end of file, or an error.  Names
+ * and texts are C strings here, so a NUL byte (which no Cachegrind output
+ * contains) is an error rather than a silent truncation. */
+static int get_line(struct rstate *s, const char **line, size_t *len)
+{
+	int rc = cgp_reader_next(&s->r, line, len, s->err);
+
+	if (rc > 0 && memchr(*line, '\0', *len))
+		return perr(s, "NUL byte in the line");
+	return rc;
+}
+
+static int next_line(struct rstate *s, const char **line, size_t *len)
+{
+	int rc = get_line(s, line, len);
+
+	if (rc == 0) {
+		*line = "";
+		*len = 0;
+	}
+	return rc;
+}
+
+static int events_equal(char **a, unsigned na, char **b, unsigned nb)
+{
+	unsigned i;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++)
+		if (strcmp(a[i], b[i]))
+			return 0;
+	return 1;
+}
+
+static int read_header(struct rstate *s)
+{
+	const char *line, *rest, *e;
+	size_t len, evcap = 0;
+	int rc;
+	struct cgp_buf desc = CGP_BUF_INIT(SIZE_MAX / 2);
+
+	for (;;) {
+		rc = next_line(s, &line, &len);
+		if (rc < 0)
+			goto out;
+		if (!keyword(s, line, len, "desc:", &rest))
+			break;
+		if (cgp_buf_add(&desc, rest, (size_t)(line + len - rest)) ||
+		    cgp_buf_add(&desc, "\n", 1)) {
+			rc = nomem(s);
+			goto out;
+		}
+		s->in->ndesc++;
+	}
+	s->in->desc = desc.s ? desc.s : dup_text("", 0);
+	desc.s = NULL;
+	if (!s->in->desc) {
+		rc = nomem(s);
+		goto out;
+	}
+	if (!keyword(s, line, len, "cmd:", &rest)) {
+		rc = perr(s, "missing a `cmd:` line");
+		goto out;
+	}
+	if (!(s->in->cmd = dup_text(rest, (size_t)(line + len - rest)))) {
+		rc = nomem(s);
+		goto out;
+	}
+	rc = next_line(s, &line, &len);
+	if (rc < 0)
+		goto out;
+	if (!keyword(s, line, len, "events:", &rest)) {
+		rc = perr(s, "missing an `events:` line");
+		goto out;
+	}
+	e = line + len;
+	for (rest = skip_ws(rest, e); rest < e; rest = skip_ws(rest, e)) {
+		const char *t = rest;
+		rest = skip_token(rest, e);
+		if (s->in->nev == CGP_MAX_EVENTS) {
+			rc = cgp_error_set(s->err, CGP_EPARSE,
+					   "%s:%llu: too many events (at most %u)",
+					   s->r.path, lineno(s), CGP_MAX_EVENTS);
+			goto out;
+		}
+		if (cgp_grow_array((void **)&s->in->events, &evcap, s->in->nev,
+				   sizeof *s->in->events) ||
+		    !(s->in->events[s->in->nev] = dup_text(t, (size_t)(rest - t)))) {
+			rc = nomem(s);
+			goto out;
+		}
+		s->in->nev++;
+	}
+	if (s->in->nev == 0) {
+		rc = perr(s, "no event names on the `events:` line");
+		goto out;
+	}
+	s->nev = s->in->nev;
+	if (s->o->check_events) {
+		rc = s->o->check_events(s->o->ctx, s->in->events, s->in->nev, s->err);
+		if (rc)
+			goto out;
+	}
+	if (s->p->nin == 1) {
+		s->p->nev = s->nev;
+		s->p->events = s->in->events;
+		cgp_table_init(&s->p->tab, s->nev);
+		if (!(s->p->summary = calloc(s->nev, sizeof *s->p->summary))) {
+			rc = nomem(s);
+			goto out;
+		}
+	} else if (!events_equal(s->p->events, s->p->nev, s->in->events, s->in->nev)) {
+		if (s->p->mode == CGP_MODE_ANNOTATE) {
+			rc = cgp_error_set(s->err, CGP_EEVENTS,
+					   "events in data files don't match (%s and %s)",
+					   s->p->in[0].path, s->in->path);
+			goto out;
+		}
+		s->accumulate = 0; /* MERGE: reported at the end */
+	}
+	rc = 0;
+out:
+	cgp_buf_release(&desc);
+	return rc;
+}
+
+static int read_body(struct rstate *s)
+{
+	const char *line, *rest;
+	size_t len;
+	int rc;
+
+	while ((rc = get_line(s, &line, &len)) > 0) {
+		if (len && (unsigned)(line[0] - '0') < 10)
+			rc = on_count(s, line, len);
+		else if (len >= 3 && line[0] == 'f' && line[2] == '=' && line[1] == 'n')
+			rc = on_fn(s, line + 3, len - 3);
+		else if (len >= 3 && line[0] == 'f' && line[2] == '=' && line[1] == 'l')
+			rc = on_fl(s, line + 3, len - 3);
+		else if (keyword(s, line, len, "summary:", &rest))
+			rc = on_summary(s, rest, line + len);
+		else if (len == 0 || line[0] == '#')
+			rc = 0;
+		else
+			rc = perr_quote(s, "malformed line", line, len);
+		if (rc)
+			return rc;
+	}
+	if (rc < 0)
+		return rc;
+	if (!s->nsummary)
+		return perr(s, "missing `summary:` line, aborting");
+	if (!s->accumulate)
+		return cgp_error_set(s->err, CGP_EEVENTS,
+				     "events in data files don't match (%s and %s)",
+				     s->p->in[0].path, s->in->path);
+	if (s->p->mode == CGP_MODE_DIFF)
+		return diff_check(s);
+	return 0;
+}
+
+void cgp_profile_init(struct cgp_profile *p, enum cgp_mode mode)
+{
+	memset(p, 0, sizeof *p);
+	p->mode = mode;
+	p->tmp.max = CGP_MAX_LINE;
+}
+
+int cgp_profile_read(struct cgp_profile *p, const char *path,
+		     const struct cgp_read_opts *o, struct cgp_error *err)
+{
+	struct rstate s;
+	int rc;
+
+	memset(&s, 0, sizeof s);
+	s.p = p;
+	s.o = o;
+	s.err = err;
+	s.accumulate = 1;
+	s.sign = o->negate ? -1 : 1;
+	s.cc = -1;
+	if (cgp_grow_array((void **)&p->in, &p->incap, p->nin, sizeof *p->in))
+		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
+	s.in = &p->in[p->nin++];
+	memset(s.in, 0, sizeof *s.in);
+	if (!(s.in->path = dup_text(path, strlen(path))))
+		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
+	rc = cgp_reader_open(&s.r, s.in->path, CGP_MAX_LINE, err);
+	if (rc)
+		return rc;
+	s.in->mtime_ns = s.r.mtime_ns;
+	rc = read_header(&s);
+	if (rc)
+		goto out;
+	s.counts = calloc(s.nev, sizeof *s.counts);
+	/* MERGE keeps no running total: it never checks summary: lines. */
+	s.running = p->mode == CGP_MODE_MERGE ? malloc(1)
+					       : calloc(s.nev, sizeof *s.running);
+	s.in->summary = calloc(s.nev, sizeof *s.in->summary);
+	if (!s.counts || !s.running || !s.in->summary) {
+		rc = nomem(&s);
+		goto out;
+	}
+	if (!(s.unspecified = intern(&s, "<unspecified>", 13)) ||
+	    !(s.unknown = intern(&s, "???", 3)) || !(s.empty = intern(&s, "", 0))) {
+		rc = err->code;
+		goto out;
+	}
+	/* Before any fl= the file is "" (ANNOTATE: a scratch entry). */
+	s.file = (struct cgp_name *)s.empty;
+	s.fn = s.empty;
+	if (p->mode == CGP_MODE_ANNOTATE)
+		s.flags = CGP_CC_NOFILE | CGP_CC_NOFN;
+	if (p->mode == CGP_MODE_MERGE) {
+		free(s.running);
+		s.running = NULL;
+	}
+	rc = read_body(&s);
+out:
+	free(s.counts);
+	free(s.running);
+	cgp_reader_release(&s.r);
+	return rc;
+}
+
+void cgp_profile_release(struct cgp_profile *p)
+{
+	size_t i;
+	unsigned k;
+
+	for (i = 0; i < p->nin; i++) {
+		struct cgp_input *in = &p->in[i];
+		free(in->path);
+		free(in->desc);
+		free(in->cmd);
+		for (k = 0; k < in->nev; k++)
+			free(in->events[k]);
+		free(in->events);
+		free(in->summary);
+	}
+	free(p->in);
+	free(p->summary);
+	cgp_table_release(&p->tab);
+	cgp_buf_release(&p->tmp);
+	memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,403 @@
+/* cgp_subst.c -- the s/regex/replacement/flags expressions of --mod-filename and --mod-funcname (Python re.sub on PCRE2). */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+/*
+ * Upstream applies Python's re.sub(PATTERN, REPLACEMENT, name, count).
+ * The pattern is compiled by PCRE2 with PCRE2_UTF | PCRE2_UCP, which gives
+ * Python's Unicode meaning of \w, \d, \s and \b; PCRE2_CASELESS for "i".
+ * Where PCRE2 and Python's re differ (documented in docs/companions.md):
+ *   - PCRE2 accepts more syntax (\K, recursion, \p{..} classes, ...);
+ *   - Python's "{,n}" (= {0,n}) is literal text in PCRE2 10.42;
+ *   - Python's \Z is PCRE2's \z (names contain no newline, so the two
+ *     agree on every input here);
+ *   - (?P<name>...), (?P=name), lazy and possessive quantifiers, atomic
+ *     groups and look-arounds mean the same in both.
+ * The replacement template is Python's, parsed here: \1..\99 and \g<n>,
+ * \g<name> group references (an unmatched group gives ""), \0 and
+ * three-digit octal escapes, \a \b \f \n \r \t \v \\; another escaped
+ * ASCII letter is an error, any other escaped character stays as it is
+ * (backslash included).
+ * Matching follows Python 3.7+: with "g" every match is replaced, an empty
+ * match is allowed right after a non-empty one, and after an empty match
+ * the next match may not be empty at the same place.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "cgp.h"
+
+/* A piece of the parsed replacement: literal text, or group (>= 0). */
+struct piece {
+	int group;            /* -1 = literal */
+	size_t off, len;      /* literal text in struct cgp_subst.lit */
+};
+
+struct cgp_subst {
+	pcre2_code *re;
+	pcre2_match_data *md;
+	int global;
+	struct piece *pieces;
+	size_t npieces;
+	struct cgp_buf lit;   /* literal text of the template */
+};
+
+static int add_piece(struct cgp_subst *x, int group, const char *t, size_t n)
+{
+	struct piece *p;
+
+	if (group < 0 && x->npieces && x->pieces[x->npieces - 1].group < 0) {
+		/* Extend the previous literal. */
+		if (cgp_buf_add(&x->lit, t, n))
+			return -1;
+		x->pieces[x->npieces - 1].len += n;
+		return 0;
+	}
+	p = realloc(x->pieces, (x->npieces + 1) * sizeof *p);
+	if (!p)
+		return -1;
+	x->pieces = p;
+	p += x->npieces++;
+	p->group = group;
+	p->off = x->lit.len;
+	p->len = n;
+	return group < 0 ? cgp_buf_add(&x->lit, t, n) : 0;
+}
+
+static int is_ident_start(unsigned char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
+/* Python's parse_template; returns 0 or sets err (CGP_EUSAGE). */
+static int parse_template(struct cgp_subst *x, const char *r, struct cgp_error *err)
+{
+	uint32_t ngroups = 0;
+	const char *p = r;
+
+	pcre2_pattern_info(x->re, PCRE2_INFO_CAPTURECOUNT, &ngroups);
+	while (*p) {
+		const char *bs = strchr(p, '\\');
+		char c, ch;
+		if (!bs)
+			return add_piece(x, -1, p, strlen(p)) ? -1 : 0;
+		if (bs > p && add_piece(x, -1, p, (size_t)(bs - p)))
+			return -1;
+		p = bs + 1;
+		c = *p;
+		if (c == '\0')
+			return cgp_error_set(err, CGP_EUSAGE,
+					     "bad escape (end of pattern) in replacement");
+		if (c == 'g') {
+			const char *name, *end;
+			long gi = -1;
+			if (p[1] != '<')
+				return cgp_error_set(err, CGP_EUSAGE, "missing < after \\g in replacement");
+			name = p + 2;
+			end = strchr(name, '>');
+			if (!end)
+				return cgp_error_set(err, CGP_EUSAGE, "missing >, unterminated name in replacement");
+			if (end == name)
+				return cgp_error_set(err, CGP_EUSAGE, "missing group name in replacement");
+			if (is_ident_start((unsigned char)*name)) {
+				char *nm = strndup(name, (size_t)(end - name));
+				int n;
+				const char *q;
+				if (!nm)
+					return -1;
+				for (q = nm + 1; *q; q++)
+					if (!is_ident_start((unsigned char)*q) &&
+					    !(*q >= '0' && *q <= '9'))
+						break;
+				n = *q ? PCRE2_ERROR_NOSUBSTRING
+				       : pcre2_substring_number_from_name(x->re, (PCRE2_SPTR)nm);
+				free(nm);
+				if (n < 0)
+					return cgp_error_set(err, CGP_EUSAGE,
+							     "unknown group name '%.*s' in replacement",
+							     (int)(end - name), name);
+				gi = n;
+			} else {
+				/* Python: int(name), which allows a sign,
+				 * "_" and white space; negative is bad. */
+				int64_t v;
+				if (cgp_parse_int(name, (size_t)(end - name), &v) || v < 0)
+					return cgp_error_set(err, CGP_EUSAGE,
+							     "bad character in group name '%.*s' in replacement",
+							     (int)(end - name), name);
+				if (v > (int64_t)ngroups)
+					return cgp_error_set(err, CGP_EUSAGE,
+							     "invalid group reference %.*s in replacement",
+							     (int)(end - name), name);
+				gi = (long)v;
+			}
+			if (add_piece(x, (int)gi, NULL, 0))
+				return -1;
+			p = end + 1;
+			continue;
+		}
+		if (c == '0') {
+			/* \0 with up to two more octal digits. */
+			unsigned v = 0, k = 0;
+			p++;
+			while (k < 2 && *p >= '0' && *p <= '7') {
+				v = v * 8 + (unsigned)(*p++ - '0');
+				k++;
+			}
+			ch = (char)v;
+			if (add_piece(x, -1, &ch, 1))
+				return -1;
+			continue;
+		}
+		if (c >= '1' && c <= '9') {
+			if (p[1] >= '0' && p[1] <= '9') {
+				if (c <= '7' && p[1] <= '7' && p[2] >= '0' && p[2] <= '7') {
+					unsigned v = (unsigned)(c - '0') * 64 +
+						     (unsigned)(p[1] - '0') * 8 +
+						     (unsigned)(p[2] - '0');
+					char u[2];
+					if (v > 0377)
+						return cgp_error_set(err, CGP_EUSAGE,
+								     "octal escape value \\%.3s outside of range 0-0o377 in replacement",
+								     p);
+					/* Code point v as UTF-8. */
+					if (v < 0x80) {
+						u[0] = (char)v;
+						if (add_piece(x, -1, u, 1))
+							return -1;
+					} else {
+						u[0] = (char)(0xc0 | (v >> 6));
+						u[1] = (char)(0x80 | (v & 0x3f));
+						if (add_piece(x, -1, u, 2))
+							return -1;
+					}
+					p += 3;
+					continue;
+				}
+				{
+					int g = (c - '0') * 10 + (p[1] - '0');
+					if (g > (int)ngroups)
+						return cgp_error_set(err, CGP_EUSAGE,
+								     "invalid group reference %d in replacement", g);
+					if (add_piece(x, g, NULL, 0))
+						return -1;
+					p += 2;
+					continue;
+				}
+			}
+			if (c - '0' > (int)ngroups)
+				return cgp_error_set(err, CGP_EUSAGE,
+						     "invalid group reference %c in replacement", c);
+			if (add_piece(x, c - '0', NULL, 0))
+				return -1;
+			p++;
+			continue;
+		}
+		switch (c) {
+		case 'a': ch = '\a'; break;
+		case 'b': ch = '\b'; break;
+		case 'f': ch = '\f'; break;
+		case 'n': ch = '\n'; break;
+		case 'r': ch = '\r'; break;
+		case 't': ch = '\t'; break;
+		case 'v': ch = '\v'; break;
+		case '\\': ch = '\\'; break;
+		default:
+			if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+				return cgp_error_set(err, CGP_EUSAGE,
+						     "bad escape \\%c in replacement", c);
+			/* Kept with its backslash. */
+			if (add_piece(x, -1, bs, 1))
+				return -1;
+			continue;
+		}
+		if (add_piece(x, -1, &ch, 1))
+			return -1;
+		p++;
+	}
+	return 0;
+}
+
+/* Copy of t[0..n) with every "\/" replaced by "/". */
+static char *unescape_slashes(const char *t, size_t n)
+{
+	char *d = malloc(n + 1), *q = d;
+	size_t i;
+
+	if (!d)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (t[i] == '\\' && i + 1 < n && t[i + 1] == '/')
+			i++;
+		*q++ = t[i];
+	}
+	*q = '\0';
+	return d;
+}
+
+static int valid_flags(const char *f, size_t n)
+{
+	return n == 0 || (n == 1 && (*f == 'g' || *f == 'i')) ||
+	       (n == 2 && ((f[0] == 'g' && f[1] == 'i') || (f[0] == 'i' && f[1] == 'g')));
+}
+
+struct cgp_subst *cgp_subst_new(const char *expr, struct cgp_error *err)
+{
+	size_t n = strlen(expr), pe, re;
+	const char *t;
+	char *pat = NULL, *rep = NULL;
+	struct cgp_subst *x;
+	int found = 0, ecode;
+	PCRE2_SIZE eoff;
+	uint32_t opts = PCRE2_UTF | PCRE2_UCP;
+
+	/* Python's "$" also matches before one final newline; "." never
+	 * matches a newline, so no other newline may occur. */
+	if (n && expr[n - 1] == '\n')
+		n--;
+	if (n < 2 || memcmp(expr, "s/", 2) || memchr(expr, '\n', n))
+		goto bad_form;
+	t = expr + 2;
+	n -= 2;
+	/* Greedy: the longest pattern, then the longest replacement. */
+	for (pe = n; pe-- > 0 && !found;) {
+		if (t[pe] != '/' || (pe > 0 && t[pe - 1] == '\\'))
+			continue;
+		for (re = n; re-- > pe + 1;) {
+			if (t[re] != '/' || t[re - 1] == '\\')
+				continue;
+			if (valid_flags(t + re + 1, n - re - 1)) {
+				found = 1;
+				break;
+			}
+		}
+		if (found)
+			break;
+	}
+	if (!found)
+		goto bad_form;
+	x = calloc(1, sizeof *x);
+	if (!x)
+		goto nomem;
+	x->lit.max = CGP_MAX_LINE;
+	pat = unescape_slashes(t, pe);
+	rep = unescape_slashes(t + pe + 1, re - pe - 1);
+	if (!pat || !rep)
+		goto nomem_x;
+	if (memchr(t + re + 1, 'i', n - re - 1))
+		opts |= PCRE2_CASELESS;
+	x->global = memchr(t + re + 1, 'g', n - re - 1) != NULL;
+	if (!cgp_utf8_valid(pat, strlen(pat)) || !cgp_utf8_valid(rep, strlen(rep))) {
+		cgp_error_set(err, CGP_EUSAGE, "invalid UTF-8 in the expression");
+		goto fail;
+	}
+	x->re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, opts, &ecode,
+			      &eoff, NULL);
+	if (!x->re) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(ecode, msg, sizeof msg);
+		cgp_error_set(err, CGP_EUSAGE, "bad regular expression '%s': %s at offset %zu",
+			      pat, (char *)msg, (size_t)eoff);
+		goto fail;
+	}
+	x->md = pcre2_match_data_create_from_pattern(x->re, NULL);
+	if (!x->md)
+		goto nomem_x;
+	if (parse_template(x, rep, err)) {
+		if (!err->msg)
+			goto nomem_x;
+		goto fail;
+	}
+	free(pat);
+	free(rep);
+	return x;
+
+bad_form:
+	cgp_error_set(err, CGP_EUSAGE, "not of the form s/regex/replacement/[g][i]");
+	return NULL;
+nomem:
+	cgp_error_set(err, CGP_ENOMEM, "out of memory");
+	return NULL;
+nomem_x:
+	cgp_error_set(err, CGP_ENOMEM, "out of memory");
+fail:
+	free(pat);
+	free(rep);
+	cgp_subst_free(x);
+	return NULL;
+}
+
+static int expand(const struct cgp_subst *x, const char *s, struct cgp_buf *out)
+{
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(x->md);
+	uint32_t npairs = pcre2_get_ovector_count(x->md);
+	size_t i;
+
+	for (i = 0; i < x->npieces; i++) {
+		const struct piece *p = &x->pieces[i];
+		int rc;
+		if (p->group < 0) {
+			rc = cgp_buf_add(out, x->lit.s + p->off, p->len);
+		} else if ((uint32_t)p->group < npairs &&
+			   ov[2 * p->group] != PCRE2_UNSET) {
+			rc = cgp_buf_add(out, s + ov[2 * p->group],
+					 ov[2 * p->group + 1] - ov[2 * p->group]);
+		} else {
+			rc = 0; /* an unmatched group gives "" */
+		}
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+int cgp_subst_apply(const struct cgp_subst *x, const char *s, size_t n,
+		    struct cgp_buf *out, struct cgp_error *err)
+{
+	size_t pos = 0, copied = 0;
+	uint32_t flags = 0;
+
+	for (;;) {
+		PCRE2_SIZE *ov;
+		int rc = pcre2_match(x->re, (PCRE2_SPTR)s, n, pos, flags, x->md, NULL);
+		if (rc == PCRE2_ERROR_NOMATCH)
+			break;
+		if (rc < 0) {
+			PCRE2_UCHAR msg[256];
+			pcre2_get_error_message(rc, msg, sizeof msg);
+			return cgp_error_set(err, CGP_EUSAGE, "regular expression failed on '%.*s': %s",
+					     (int)(n > 60 ? 60 : n), s, (char *)msg);
+		}
+		ov = pcre2_get_ovector_pointer(x->md);
+		if (cgp_buf_add(out, s + copied, ov[0] - copied) || expand(x, s, out))
+			return cgp_error_set(err, CGP_ENOMEM, "out of memory");
+		copied = ov[1];
+		if (!x->global)
+			break;
+		/* After an empty match the next may not be empty here. */
+		flags = ov[0] == ov[1] ? PCRE2_NOTEMPTY_ATSTART : 0;
+		pos = ov[1];
+		if (pos > n)
+			break;
+	}
+	if (cgp_buf_add(out, s + copied, n - copied))
+		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
+	return 0;
+}
+
+void cgp_subst_free(struct cgp_subst *x)
+{
+	if (!x)
+		return;
+	pcre2_match_data_free(x->md);
+	pcre2_code_free(x->re);
+	free(x->pieces);
+	cgp_buf_release(&x->lit);
+	free(x);
+}

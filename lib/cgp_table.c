@@ -1,0 +1,463 @@
+/* cgp_table.c -- interned names, line tables and the (file, function) cost table of the profile library. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgp.h"
+#include "cgp_int.h"
+
+/* ------------------------------------------------------------------------ */
+/* Names                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Arena chunk: names and their text are carved from these, never freed
+ * one by one (a profile has few distinct names but many uses). */
+struct cgp_arena_chunk {
+	struct cgp_arena_chunk *next;
+	max_align_t data[];
+};
+
+#define ARENA_CHUNK (64u << 10)
+
+static void *arena_alloc(struct cgp_names *n, size_t size)
+{
+	void *p;
+
+	size = (size + 15) & ~(size_t)15;
+	if (size > n->arena_left) {
+		size_t csize = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+		struct cgp_arena_chunk *c = malloc(sizeof *c + csize);
+		if (!c)
+			return NULL;
+		c->next = n->arena;
+		n->arena = c;
+		n->arena_ptr = (char *)c->data;
+		n->arena_left = csize;
+	}
+	p = n->arena_ptr;
+	n->arena_ptr += size;
+	n->arena_left -= size;
+	return p;
+}
+
+static uint32_t hash_bytes(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ull;
+	}
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+void cgp_names_init(struct cgp_names *n)
+{
+	memset(n, 0, sizeof *n);
+}
+
+static int names_rehash(struct cgp_names *n)
+{
+	size_t ncap = n->tab ? (n->mask + 1) * 2 : 1024, i;
+	struct cgp_name **t = calloc(ncap, sizeof *t);
+
+	if (!t)
+		return -1;
+	for (i = 0; n->tab && i <= n->mask; i++) {
+		struct cgp_name *x = n->tab[i], *nx;
+		for (; x; x = nx) {
+			nx = x->next;
+			x->next = t[x->hash & (ncap - 1)];
+			t[x->hash & (ncap - 1)] = x;
+		}
+	}
+	free(n->tab);
+	n->tab = t;
+	n->mask = ncap - 1;
+	return 0;
+}
+
+struct cgp_name *cgp_names_intern(struct cgp_names *n, const char *s, size_t len)
+{
+	uint32_t h = hash_bytes(s, len);
+	struct cgp_name *x;
+	char *text;
+
+	if (len > UINT32_MAX)
+		return NULL;
+	if (n->tab)
+		for (x = n->tab[h & n->mask]; x; x = x->next)
+			if (x->hash == h && x->len == len && !memcmp(x->s, s, len))
+				return x;
+	if ((!n->tab || n->count >= n->mask) && names_rehash(n))
+		return NULL;
+	x = arena_alloc(n, sizeof *x);
+	text = arena_alloc(n, len + 1);
+	if (!x || !text)
+		return NULL;
+	memcpy(text, s, len);
+	text[len] = '\0';
+	x->s = text;
+	x->len = (uint32_t)len;
+	x->hash = h;
+	x->mod[0] = x->mod[1] = NULL;
+	x->file = -1;
+	x->mark = 0;
+	x->next = n->tab[h & n->mask];
+	n->tab[h & n->mask] = x;
+	n->count++;
+	return x;
+}
+
+void cgp_names_release(struct cgp_names *n)
+{
+	struct cgp_arena_chunk *c, *nc;
+
+	for (c = n->arena; c; c = nc) {
+		nc = c->next;
+		free(c);
+	}
+	free(n->tab);
+	memset(n, 0, sizeof *n);
+}
+
+int cgp_name_cmp(const struct cgp_name *a, const struct cgp_name *b)
+{
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->s, b->s, n);
+
+	if (c)
+		return c;
+	return (a->len > b->len) - (a->len < b->len);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Line tables                                                               */
+/* ------------------------------------------------------------------------ */
+
+static size_t line_slot(int64_t line, size_t mask)
+{
+	uint64_t h = (uint64_t)line * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 32) & mask;
+}
+
+static int lines_reindex(struct cgp_lines *t)
+{
+	size_t ncap = t->index ? (t->imask + 1) * 2 : 16, i;
+	uint32_t *ix = calloc(ncap, sizeof *ix);
+
+	if (!ix)
+		return -1;
+	for (i = 0; i < t->n; i++) {
+		size_t s = line_slot(t->line[i], ncap - 1);
+		while (ix[s])
+			s = (s + 1) & (ncap - 1);
+		ix[s] = (uint32_t)i + 1;
+	}
+	free(t->index);
+	t->index = ix;
+	t->imask = ncap - 1;
+	return 0;
+}
+
+static int lines_widen(struct cgp_lines *t)
+{
+	size_t i, total = t->cap * t->nev;
+	int64_t *w = malloc((total ? total : 1) * sizeof *w);
+	const int32_t *c = t->counts;
+
+	if (!w)
+		return -1;
+	for (i = 0; i < t->n * t->nev; i++)
+		w[i] = c[i];
+	free(t->counts);
+	t->counts = w;
+	t->wide = 1;
+	return 0;
+}
+
+/* Row of line, appended (zero counts) when absent; -1 without memory. */
+static long lines_row(struct cgp_lines *t, unsigned nev, int64_t line)
+{
+	size_t s, elem;
+
+	if (!t->index) {
+		t->nev = nev;
+		if (lines_reindex(t))
+			return -1;
+	}
+	for (s = line_slot(line, t->imask); t->index[s]; s = (s + 1) & t->imask)
+		if (t->line[t->index[s] - 1] == line)
+			return (long)t->index[s] - 1;
+	if (t->n >= UINT32_MAX - 1)
+		return -1;
+	elem = t->wide ? sizeof(int64_t) : sizeof(int32_t);
+	if (t->n == t->cap) {
+		size_t ncap = t->cap ? t->cap + t->cap / 2 + 8 : 8;
+		int64_t *l = realloc(t->line, ncap * sizeof *l);
+		void *c;
+		if (!l)
+			return -1;
+		t->line = l;
+		c = realloc(t->counts, ncap * nev * elem + 1);
+		if (!c)
+			return -1;
+		t->counts = c;
+		t->cap = ncap;
+	}
+	t->line[t->n] = line;
+	memset((char *)t->counts + t->n * nev * elem, 0, nev * elem);
+	t->n++;
+	if (t->n * 4 > (t->imask + 1) * 3) { /* load 3/4 */
+		if (lines_reindex(t))
+			return -1;
+	} else {
+		t->index[s] = (uint32_t)t->n;
+	}
+	return (long)t->n - 1;
+}
+
+int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
+		  const int64_t *c, int sign)
+{
+	long row = lines_row(t, nev, line);
+	unsigned i;
+
+	if (row < 0)
+		return CGP_ENOMEM;
+	if (!t->wide) {
+		int32_t *r = (int32_t *)t->counts + (size_t)row * nev;
+		uint64_t out = 0;
+		/* A sum outside int32 sets a bit of out after the shift. */
+		for (i = 0; i < nev; i++) {
+			int64_t ci = c[i], v;
+			if (ci > INT32_MAX || ci < -INT32_MAX) {
+				out = 1;
+				break;
+			}
+			v = (int64_t)r[i] + (sign > 0 ? ci : -ci);
+			out |= (uint64_t)(v + ((int64_t)1 << 31)) >> 32;
+		}
+		if (!out) {
+			for (i = 0; i < nev; i++)
+				r[i] += (int32_t)(sign > 0 ? c[i] : -c[i]);
+			return 0;
+		}
+		if (lines_widen(t))
+			return CGP_ENOMEM;
+	}
+	{
+		int64_t *r = (int64_t *)t->counts + (size_t)row * nev, v;
+		/* Check every sum first so that a failure changes nothing. */
+		for (i = 0; i < nev; i++)
+			if (sign > 0 ? __builtin_add_overflow(r[i], c[i], &v)
+				     : __builtin_sub_overflow(r[i], c[i], &v))
+				return CGP_EOVERFLOW;
+		for (i = 0; i < nev; i++)
+			r[i] = sign > 0 ? r[i] + c[i] : r[i] - c[i];
+	}
+	return 0;
+}
+
+void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out)
+{
+	unsigned k;
+
+	if (t->wide) {
+		memcpy(out, (const int64_t *)t->counts + i * t->nev,
+		       t->nev * sizeof *out);
+		return;
+	}
+	for (k = 0; k < t->nev; k++)
+		out[k] = ((const int32_t *)t->counts)[i * t->nev + k];
+}
+
+void cgp_lines_release(struct cgp_lines *t)
+{
+	free(t->line);
+	free(t->counts);
+	free(t->index);
+	memset(t, 0, sizeof *t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Cost table                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* Block of the totals pool; totals are never freed one by one. */
+struct cgp_pool_block {
+	struct cgp_pool_block *next;
+	int64_t data[];
+};
+
+void cgp_table_init(struct cgp_table *t, unsigned nev)
+{
+	memset(t, 0, sizeof *t);
+	t->nev = nev;
+	cgp_names_init(&t->names);
+}
+
+static int64_t *pool_alloc(struct cgp_table *t)
+{
+	int64_t *p;
+
+	if (t->poolleft < t->nev || !t->pool) {
+		size_t n = t->nev * 256 + 1;
+		struct cgp_pool_block *b = malloc(sizeof *b + n * sizeof(int64_t));
+		if (!b)
+			return NULL;
+		b->next = t->blocks;
+		t->blocks = b;
+		t->pool = b->data;
+		t->poolleft = n;
+	}
+	p = t->pool;
+	memset(p, 0, t->nev * sizeof *p);
+	t->pool += t->nev;
+	t->poolleft -= t->nev;
+	return p;
+}
+
+static size_t cc_slot(const struct cgp_name *f, const struct cgp_name *fn,
+		      unsigned flags, size_t mask)
+{
+	uint64_t h = (uint64_t)(uintptr_t)f * 0x9e3779b97f4a7c15ull;
+
+	h ^= (uint64_t)(uintptr_t)fn * 0xc2b2ae3d27d4eb4full + flags;
+	h ^= h >> 29;
+	return (size_t)(h * 0xbf58476d1ce4e5b9ull >> 32) & mask;
+}
+
+static int cc_reindex(struct cgp_table *t)
+{
+	size_t ncap = t->ccindex ? (t->ccmask + 1) * 2 : 256, i;
+	uint32_t *ix = calloc(ncap, sizeof *ix);
+
+	if (!ix)
+		return -1;
+	for (i = 0; i < t->ncc; i++) {
+		size_t s = cc_slot(t->cc[i].file, t->cc[i].fn, t->cc[i].flags,
+				   ncap - 1);
+		while (ix[s])
+			s = (s + 1) & (ncap - 1);
+		ix[s] = (uint32_t)i + 1;
+	}
+	free(t->ccindex);
+	t->ccindex = ix;
+	t->ccmask = ncap - 1;
+	return 0;
+}
+
+/* Grows *p (an array of *cap elements of size elem) to hold n + 1. */
+int cgp_grow_array(void **p, size_t *cap, size_t n, size_t elem)
+{
+	size_t ncap;
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 8;
+	if (ncap > SIZE_MAX / elem)
+		return -1;
+	q = realloc(*p, ncap * elem);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = ncap;
+	return 0;
+}
+
+long cgp_table_file(struct cgp_table *t, struct cgp_name *name)
+{
+	struct cgp_file *f;
+
+	if (name->file >= 0)
+		return name->file;
+	if (t->nfile >= INT32_MAX ||
+	    cgp_grow_array((void **)&t->file, &t->filecap, t->nfile, sizeof *t->file))
+		return -1;
+	f = &t->file[t->nfile];
+	memset(f, 0, sizeof *f);
+	f->name = name;
+	name->file = (int32_t)t->nfile;
+	return (long)t->nfile++;
+}
+
+long cgp_table_cc(struct cgp_table *t, struct cgp_name *file,
+		  const struct cgp_name *fn, unsigned flags)
+{
+	size_t s;
+	struct cgp_cc *c;
+	long fi;
+
+	if (!t->ccindex && cc_reindex(t))
+		return -1;
+	for (s = cc_slot(file, fn, flags, t->ccmask); t->ccindex[s];
+	     s = (s + 1) & t->ccmask) {
+		c = &t->cc[t->ccindex[s] - 1];
+		if (c->file == file && c->fn == fn && c->flags == flags)
+			return (long)t->ccindex[s] - 1;
+	}
+	if (t->ncc >= UINT32_MAX - 1 ||
+	    cgp_grow_array((void **)&t->cc, &t->cccap, t->ncc, sizeof *t->cc))
+		return -1;
+	/* A scratch file side (lines before any fl=) is no file entry. */
+	if (!(flags & CGP_CC_NOFILE)) {
+		struct cgp_file *f;
+		fi = cgp_table_file(t, file);
+		if (fi < 0)
+			return -1;
+		f = &t->file[fi];
+		if (cgp_grow_array((void **)&f->ccs, &f->cccap, f->nccs, sizeof *f->ccs))
+			return -1;
+		f->ccs[f->nccs++] = t->ncc;
+	}
+	c = &t->cc[t->ncc];
+	c->file = file;
+	c->fn = fn;
+	c->flags = flags;
+	c->lines = NULL;
+	c->total = pool_alloc(t);
+	if (!c->total)
+		return -1;
+	t->ncc++;
+	if (t->ncc * 2 > t->ccmask + 1) {
+		if (cc_reindex(t))
+			return -1;
+	} else {
+		t->ccindex[s] = (uint32_t)t->ncc;
+	}
+	return (long)t->ncc - 1;
+}
+
+void cgp_table_release(struct cgp_table *t)
+{
+	size_t i;
+	struct cgp_pool_block *b, *nb;
+
+	for (i = 0; i < t->ncc; i++)
+		if (t->cc[i].lines) {
+			cgp_lines_release(t->cc[i].lines);
+			free(t->cc[i].lines);
+		}
+	for (i = 0; i < t->nfile; i++) {
+		cgp_lines_release(&t->file[i].lines);
+		free(t->file[i].orig);
+		free(t->file[i].ccs);
+	}
+	for (b = t->blocks; b; b = nb) {
+		nb = b->next;
+		free(b);
+	}
+	free(t->cc);
+	free(t->ccindex);
+	free(t->file);
+	cgp_names_release(&t->names);
+	memset(t, 0, sizeof *t);
+}

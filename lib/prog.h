@@ -1,0 +1,84 @@
+/* prog.h -- what the three companion programs share besides the profile library: messages, dying, argparse-style options. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef PROG_H
+#define PROG_H
+
+#include <stddef.h>
+
+#include "cgp.h"
+
+/* ---- messages (prog_die.c) ---- */
+
+/* Program name used in messages: the basename of argv[0]. */
+extern const char *prog_name;
+void prog_init(const char *argv0);
+
+/* "<prog>: error: <msg>" on stderr, then exit(status). */
+__attribute__((noreturn, format(printf, 2, 3)))
+void die(int status, const char *fmt, ...);
+/* Dies with status 1 and the library's message. */
+__attribute__((noreturn)) void die_cgp(const struct cgp_error *e);
+__attribute__((format(printf, 1, 2))) void error(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
+/* Flushes stdout; dies (status 1) if anything written to it was lost. */
+void finish_stdout(void);
+/* Allocation that dies (status 1) on failure; n * size checked. */
+void *xmalloc(size_t n, size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n, size_t size);
+
+/* ---- argparse-style command lines (prog_args.c) ---- */
+
+/*
+ * Python argparse (3.11) as the upstream scripts use it: long options with
+ * unique-prefix abbreviations, "--opt value" and "--opt=value", "-o VALUE"
+ * and "-oVALUE", options interleaved with positionals, "--" ending the
+ * options.  Errors print the usage text and "<prog>: error: ..." and exit
+ * with status 2.
+ */
+struct ap_opt {
+	const char *names[3];  /* option strings, NULL-terminated */
+	int nargs;             /* 0 or 1 */
+	int id;
+};
+
+struct ap_pos {
+	const char *name;
+	int plus;              /* nargs='+' (else exactly one) */
+};
+
+struct ap_spec {
+	const char *usage;     /* usage block printed before errors */
+	const struct ap_opt *opts; size_t nopts;
+	const struct ap_pos *pos; size_t npos;
+};
+
+/* Called once per option occurrence, in command-line order, with the
+ * option string matched (abbreviations resolved) and value NULL for
+ * nargs 0.  Returns NULL, or an error message (static or
+ * malloc'd with *free_it set) that ap_parse reports as
+ * "argument <names>: <message>". */
+typedef const char *(*ap_handler)(void *ctx, int id, const char *optstr,
+				  const char *value, int *free_it);
+
+/* Parses argv[1..argc); positional values go to *vals (xmalloc'd array,
+ * pointers into argv) with counts[i] values for spec->pos[i]. */
+void ap_parse(const struct ap_spec *spec, int argc, char **argv,
+	      ap_handler h, void *ctx, char ***vals, size_t *counts);
+/* Usage error outside the parser: usage block, message, exit 2. */
+__attribute__((noreturn, format(printf, 2, 3)))
+void ap_usage_error(const struct ap_spec *spec, const char *fmt, ...);
+/* Prints usage and help text on stdout and exits 0 (-h, --help). */
+__attribute__((noreturn)) void ap_help(const char *usage, const char *help);
+/* Prints "<name>-<package version>" on stdout and exits 0 (--version). */
+__attribute__((noreturn)) void ap_version(const char *name);
+/* Handler work of --mod-filename/--mod-funcname: compiles value into *slot
+ * (replacing an earlier one) or returns argparse's message. */
+const char *ap_subst(struct cgp_subst **slot, const char *value, int *free_it);
+/* Python repr() of a str (for messages), xmalloc'd. */
+char *py_repr(const char *s);
+
+#endif

@@ -1,0 +1,129 @@
+/* fuzz_parse.c -- libFuzzer target: the profile parser in its three modes, the writers and s/// expressions. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+/*
+ * The first input byte chooses what is exercised:
+ *   0-2  the rest is a profile read in ANNOTATE, MERGE or DIFF mode (twice,
+ *        the second time negated or as a second file), then written out
+ *        the way cg_merge / cg_diff would;
+ *   3    the rest (up to a NUL) is a --mod-* expression, applied to the
+ *        text after the NUL.
+ * The profile is handed over through a memfd so that the real streaming
+ * reader is what gets fuzzed.
+ */
+#define _GNU_SOURCE
+#include <config.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cgp.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int fd = -1;
+static char path[64];
+static FILE *sink;
+/* --mod-* expressions applied on the second read of a profile. */
+static struct cgp_subst *mod_fl, *mod_fn;
+
+/* A failure must always come with a message. */
+static void check(int rc, const struct cgp_error *err)
+{
+	if (rc && !err->msg)
+		abort();
+}
+
+static void read_profile(enum cgp_mode mode, const uint8_t *data, size_t size)
+{
+	struct cgp_profile p, q;
+	struct cgp_read_opts o;
+	struct cgp_error err = CGP_ERROR_INIT;
+	int rc;
+
+	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
+		abort();
+	memset(&o, 0, sizeof o);
+	o.mode = mode;
+	cgp_profile_init(&p, mode);
+	rc = cgp_profile_read(&p, path, &o, &err);
+	check(rc, &err);
+	if (rc == 0 && mode == CGP_MODE_DIFF) {
+		cgp_profile_init(&q, mode);
+		rc = cgp_profile_read(&q, path, &o, &err);
+		check(rc, &err);
+		if (rc == 0) {
+			rc = cgp_diff(&q, &p, &err);
+			check(rc, &err);
+		}
+		if (rc == 0)
+			cgp_write_diff(sink, &q, "a", "b", "c", "d");
+		cgp_profile_release(&q);
+	} else if (rc == 0) {
+		o.negate = mode == CGP_MODE_ANNOTATE;
+		o.mod_fl = mod_fl;
+		o.mod_fn = mod_fn;
+		rc = cgp_profile_read(&p, path, &o, &err);
+		check(rc, &err);
+		if (rc == 0 && mode == CGP_MODE_MERGE)
+			cgp_write_merge(sink, &p);
+	}
+	cgp_error_release(&err);
+	cgp_profile_release(&p);
+}
+
+static void subst(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+	size_t n;
+	struct cgp_error err = CGP_ERROR_INIT;
+	struct cgp_subst *x;
+
+	memcpy(text, data, size);
+	text[size] = '\0';
+	n = strlen(text);
+	x = cgp_subst_new(text, &err);
+	if (x) {
+		struct cgp_buf b = CGP_BUF_INIT(1 << 20);
+		const char *in = n < size ? text + n + 1 : "";
+		if (cgp_utf8_valid(in, strlen(in)))
+			cgp_subst_apply(x, in, strlen(in), &b, &err);
+		cgp_buf_release(&b);
+		cgp_subst_free(x);
+	} else if (!err.msg) {
+		abort(); /* a failure must come with a message */
+	}
+	cgp_error_release(&err);
+	free(text);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (fd < 0) {
+		struct cgp_error e = CGP_ERROR_INIT;
+		fd = memfd_create("profile", 0);
+		if (fd < 0)
+			abort();
+		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+		sink = fopen("/dev/null", "w");
+		mod_fl = cgp_subst_new("s/^(.)(.*)$/\\2\\1/", &e);
+		mod_fn = cgp_subst_new("s/[0-9]*/#/g", &e);
+		if (!sink || !mod_fl || !mod_fn)
+			abort();
+	}
+	if (size == 0)
+		return 0;
+	switch (data[0] % 4) {
+	case 0: read_profile(CGP_MODE_ANNOTATE, data + 1, size - 1); break;
+	case 1: read_profile(CGP_MODE_MERGE, data + 1, size - 1); break;
+	case 2: read_profile(CGP_MODE_DIFF, data + 1, size - 1); break;
+	case 3: subst(data + 1, size - 1); break;
+	}
+	return 0;
+}

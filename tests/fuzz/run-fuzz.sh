@@ -1,0 +1,105 @@
+#!/bin/sh
+# run-fuzz.sh -- builds the libFuzzer target of the profile parser with clang and runs it briefly on the seed corpus.
+# Copyright (C) 2026 the cachegrind-ng developers.
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Exit 77 (skipped) only when clang or its libFuzzer runtime is missing
+# (Debian: apt-get install clang).  Any crash, leak, hang (-timeout) or
+# memory blow-up (-rss_limit_mb) fails the test; so does a sanitizer report
+# from the programs run on the inputs the fuzzer found.
+# Environment: FUZZ_SECONDS (default 25), CLANG (default: clang, clang-14).
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+seconds=${FUZZ_SECONDS:-25}
+
+cc=${CLANG:-}
+if [ -z "$cc" ]; then
+    for c in clang clang-14 clang-15 clang-16; do
+        if command -v "$c" >/dev/null 2>&1; then cc=$c; break; fi
+    done
+fi
+if [ -z "$cc" ]; then
+    echo "run-fuzz.sh: no clang found: skipped (apt-get install clang)"
+    exit 77
+fi
+
+work=$(mktemp -d -t cg-fuzz.XXXXXX) || exit 1
+trap 'rm -rf "$work"' EXIT
+
+# libFuzzer present?
+printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return 0; }\n' >"$work/probe.c"
+if ! "$cc" -fsanitize=fuzzer "$work/probe.c" -o "$work/probe" >/dev/null 2>&1; then
+    echo "run-fuzz.sh: $cc cannot link with -fsanitize=fuzzer: skipped"
+    exit 77
+fi
+
+pcre_cflags=$(pkg-config --cflags libpcre2-8 2>/dev/null)
+pcre_libs=$(pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
+out=$top_builddir/tests/fuzz/fuzz_parse
+mkdir -p "$top_builddir/tests/fuzz"
+lib=$top_srcdir/lib
+# shellcheck disable=SC2086
+"$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -I"$top_builddir" -I"$lib" $pcre_cflags \
+    "$top_srcdir/tests/fuzz/fuzz_parse.c" "$lib/cgp_buf.c" "$lib/cgp_num.c" \
+    "$lib/cgp_table.c" "$lib/cgp_read.c" "$lib/cgp_write.c" "$lib/cgp_subst.c" \
+    $pcre_libs -lm -o "$out" || exit 1
+
+mkdir "$work/corpus"
+cp "$top_srcdir"/tests/fuzz/corpus/* "$work/corpus/"
+cd "$work" || exit 1
+"$out" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
+    -print_final_stats=1 corpus >"$work/log" 2>&1
+rc=$?
+tail -n 25 "$work/log"
+if [ $rc != 0 ]; then
+    echo "run-fuzz.sh: the fuzzer found a problem (exit $rc); the input is above"
+    ls crash-* leak-* timeout-* oom-* 2>/dev/null | while read -r f; do
+        echo "== $f"; od -c "$f" | head -n 20
+    done
+    exit 1
+fi
+echo "run-fuzz.sh: $seconds s of fuzzing, no failure"
+
+# Second phase: the three programs themselves, built with ASan and UBSan,
+# on (at most 100 of) the inputs the fuzzer kept, with options that reach
+# every report section; each must exit 0, 1 or 2 without a sanitizer report.
+mkdir "$work/bin" "$work/run"
+for p in annotate/cg_annotate.c:annotate/ann_cols.c:annotate/ann_summary.c:annotate/ann_source.c \
+         merge/cg_merge.c diff/cg_diff.c; do
+    srcs=
+    for s in $(echo "$p" | tr ':' ' '); do srcs="$srcs $top_srcdir/$s"; done
+    name=$(basename "${p%%:*}" .c)
+    # shellcheck disable=SC2086
+    "$cc" -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+        -I"$top_builddir" -I"$lib" $pcre_cflags $srcs "$lib"/cgp_*.c "$lib"/prog_*.c \
+        $pcre_libs -lm -o "$work/bin/$name" || exit 1
+done
+cd "$work/run" || exit 1
+printf 'one\ntwo\nthree\n' >a.c
+touch -t 200101010000 a.c
+n=0
+bad=0
+for f in $(ls -S "$work/corpus" | head -n 100); do
+    tail -c +2 "$work/corpus/$f" >p.cgout
+    for cmd in "cg_annotate p.cgout" \
+               "cg_annotate --threshold=0 --context=1 --show-percs=no p.cgout" \
+               "cg_annotate --diff --mod-filename=s/^.*$/a.c/ p.cgout p.cgout" \
+               "cg_annotate --mod-funcname=s/x*/-/g --context=-2 p.cgout" \
+               "cg_merge -o m.cgout p.cgout p.cgout" \
+               "cg_diff --mod-filename=s/a/b/g p.cgout p.cgout"; do
+        n=$((n + 1))
+        # shellcheck disable=SC2086
+        timeout 20 "$work/bin/"$cmd >out 2>err
+        rc=$?
+        if [ $rc -gt 2 ] || grep -q -e Sanitizer -e 'runtime error' err; then
+            bad=$((bad + 1))
+            echo "FAIL (exit $rc): $cmd on corpus file $f"
+            head -n 12 err
+            od -c p.cgout | head -n 10
+        fi
+    done
+done
+echo "run-fuzz.sh: $n sanitized program runs on fuzzer inputs, $bad failed"
+[ $bad = 0 ]

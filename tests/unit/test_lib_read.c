@@ -1,0 +1,278 @@
+/* test_lib_read.c -- unit tests of the profile library's line reader, parser modes, tables and s/// expressions. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgp.h"
+#include "test_lib.h"
+
+static char tmpdir[] = "/tmp/test_lib_read.XXXXXX";
+
+/* Writes n bytes to a scratch file; returns its path (static buffer). */
+static const char *put(const char *name, const char *text, size_t n)
+{
+	static char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(text, 1, n, f) != n || fclose(f)) {
+		perror(path);
+		exit(2);
+	}
+	return path;
+}
+
+/* Reads all lines of path joined with "|"; returns the reader's result. */
+static int read_all(const char *path, size_t maxline, char *out, size_t cap,
+		    unsigned long long *lineno, struct cgp_error *err)
+{
+	struct cgp_reader r;
+	const char *line;
+	size_t len, k = 0;
+	int rc = cgp_reader_open(&r, path, maxline, err);
+
+	out[0] = '\0';
+	if (rc)
+		return rc;
+	while ((rc = cgp_reader_next(&r, &line, &len, err)) > 0) {
+		if (k + len + 2 < cap) {
+			memcpy(out + k, line, len);
+			k += len;
+			out[k++] = '|';
+			out[k] = '\0';
+		}
+	}
+	*lineno = r.lineno;
+	cgp_reader_release(&r);
+	return rc;
+}
+
+static void test_reader(void)
+{
+	char out[256];
+	unsigned long long n;
+	struct cgp_error err = CGP_ERROR_INIT;
+	int rc;
+
+	rc = read_all(put("a", "a\nb", 3), 100, out, sizeof out, &n, &err);
+	CHECK(rc == 0 && !strcmp(out, "a|b|") && n == 3,
+	      "unterminated last line: rc %d out %s n %llu", rc, out, n);
+	rc = read_all(put("b", "a\r\nb\rc\n\nd\r", 10), 100, out, sizeof out, &n, &err);
+	CHECK(rc == 0 && !strcmp(out, "a|b|c||d|") && n == 6,
+	      "universal newlines: rc %d out %s n %llu", rc, out, n);
+	rc = read_all(put("c", "", 0), 100, out, sizeof out, &n, &err);
+	CHECK(rc == 0 && !strcmp(out, "") && n == 1, "empty file: n %llu", n);
+
+	rc = read_all(put("d", "short\nmuch too long a line\n", 27), 10, out, sizeof out, &n, &err);
+	CHECK(rc == CGP_EPARSE && err.msg && strstr(err.msg, "/d:2: line too long"),
+	      "line too long: rc %d msg %s", rc, err.msg);
+	cgp_error_release(&err);
+
+	static const char *const bad[] = {
+		"\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x82", "\xff", "\x80",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char text[16];
+		size_t len = strlen(bad[i]);
+		memcpy(text, "ok\nx", 4);
+		memcpy(text + 4, bad[i], len);
+		rc = read_all(put("e", text, len + 4), 100, out, sizeof out, &n, &err);
+		CHECK(rc == CGP_EPARSE && err.msg && strstr(err.msg, ":2: invalid UTF-8"),
+		      "bad UTF-8 #%zu: rc %d", i, rc);
+		cgp_error_release(&err);
+	}
+	CHECK(cgp_utf8_valid("\xf0\x9f\x98\x80 \xe2\x82\xac \xc3\xa9", 11), "valid UTF-8");
+
+	rc = read_all("/nonexistent/x", 100, out, sizeof out, &n, &err);
+	CHECK(rc == CGP_EIO && err.msg && strstr(err.msg, "No such file"), "missing file");
+	cgp_error_release(&err);
+}
+
+/* A "\r\n" split across two reads of the reader's 1 MiB chunks. */
+static void test_reader_boundary(void)
+{
+	size_t n = (2u << 20) - 1, i;
+	char *text = malloc(n + 6);
+	struct cgp_reader r;
+	struct cgp_error err = CGP_ERROR_INIT;
+	const char *line;
+	size_t len;
+
+	memset(text, 'a', n);
+	memcpy(text + n, "\r\nb\r\n", 5);
+	put("big", text, n + 5);
+	CHECK(cgp_reader_open(&r, put("big", text, n + 5), CGP_MAX_LINE, &err) == 0, "open big");
+	CHECK(cgp_reader_next(&r, &line, &len, &err) == 1 && len == n, "big line: %zu", len);
+	for (i = 0; i < len && line[i] == 'a'; i++)
+		;
+	CHECK(i == n, "big line contents");
+	CHECK(cgp_reader_next(&r, &line, &len, &err) == 1 && len == 1 && line[0] == 'b',
+	      "line after the boundary");
+	CHECK(cgp_reader_next(&r, &line, &len, &err) == 0 && r.lineno == 3, "EOF after boundary");
+	cgp_reader_release(&r);
+	free(text);
+}
+
+static const struct cgp_cc *find_cc(const struct cgp_profile *p, const char *file,
+				    const char *fn)
+{
+	size_t i;
+
+	for (i = 0; i < p->tab.ncc; i++)
+		if (!strcmp(p->tab.cc[i].file->s, file) && !strcmp(p->tab.cc[i].fn->s, fn))
+			return &p->tab.cc[i];
+	return NULL;
+}
+
+static const char prof_text[] =
+	"desc: one\n"
+	"desc:   two\n"
+	"cmd: ./p a\n"
+	"events: Ir Dr\n"
+	"fl=x.c\n"
+	"10 1 2\n"
+	"fn=f\n"
+	"11 3000000000 4\n"
+	"11 5\n"
+	"fl=y.c\n"
+	"fn=g\n"
+	"0 7 7\n"
+	"summary: 3000000013 13\n";
+
+static void test_modes(void)
+{
+	struct cgp_profile p;
+	struct cgp_read_opts o;
+	struct cgp_error err = CGP_ERROR_INIT;
+	const char *path = put("p.cgout", prof_text, sizeof prof_text - 1);
+	const struct cgp_cc *c;
+	int64_t v[2];
+
+	/* ANNOTATE: fl= makes "<unspecified>"; per-file line tables. */
+	memset(&o, 0, sizeof o);
+	o.mode = CGP_MODE_ANNOTATE;
+	cgp_profile_init(&p, CGP_MODE_ANNOTATE);
+	CHECK(cgp_profile_read(&p, path, &o, &err) == 0, "annotate read: %s", err.msg);
+	CHECK(p.nev == 2 && !strcmp(p.in[0].desc, "one\ntwo\n") && !strcmp(p.in[0].cmd, "./p a"),
+	      "annotate header");
+	c = find_cc(&p, "x.c", "<unspecified>");
+	CHECK(c && c->total[0] == 1 && c->total[1] == 2, "annotate <unspecified>");
+	c = find_cc(&p, "x.c", "f");
+	CHECK(c && c->total[0] == 3000000005 && c->total[1] == 4, "annotate x.c:f");
+	CHECK(find_cc(&p, "y.c", "<unspecified>") != NULL, "fl= creates a zero entry");
+	CHECK(p.tab.nfile == 2 && p.tab.file[0].lines.n == 2 && p.tab.file[0].lines.wide,
+	      "line table widened to int64 for 3e9");
+	cgp_lines_get(&p.tab.file[0].lines, 1, v);
+	CHECK(v[0] == 3000000005 && v[1] == 4, "line 11 summed: %lld", (long long)v[0]);
+	CHECK(p.summary[0] == 3000000013 && p.summary[1] == 13, "annotate summary");
+	/* A second file, negated (--diff). */
+	o.negate = 1;
+	CHECK(cgp_profile_read(&p, path, &o, &err) == 0, "annotate negated read");
+	c = find_cc(&p, "x.c", "f");
+	CHECK(c && c->total[0] == 0 && p.summary[0] == 0, "negated file cancels");
+	cgp_profile_release(&p);
+
+	/* MERGE: "???" after fl=, entries only from count lines. */
+	memset(&o, 0, sizeof o);
+	o.mode = CGP_MODE_MERGE;
+	cgp_profile_init(&p, CGP_MODE_MERGE);
+	CHECK(cgp_profile_read(&p, path, &o, &err) == 0, "merge read");
+	CHECK(cgp_profile_read(&p, path, &o, &err) == 0, "merge read twice");
+	c = find_cc(&p, "x.c", "???");
+	CHECK(c && c->lines && c->lines->n == 1 && c->lines->line[0] == 10, "merge x.c:???");
+	CHECK(find_cc(&p, "y.c", "<unspecified>") == NULL, "no <unspecified> in merge");
+	CHECK(p.summary[0] == 6000000026, "merge summary summed");
+	cgp_profile_release(&p);
+
+	/* DIFF: line numbers ignored, keys (file, function). */
+	memset(&o, 0, sizeof o);
+	o.mode = CGP_MODE_DIFF;
+	cgp_profile_init(&p, CGP_MODE_DIFF);
+	CHECK(cgp_profile_read(&p, path, &o, &err) == 0, "diff read");
+	c = find_cc(&p, "y.c", "g");
+	CHECK(c && c->total[0] == 7 && p.tab.ncc == 3, "diff keys: %zu", p.tab.ncc);
+	cgp_profile_release(&p);
+
+	/* A bad count names the file and line. */
+	path = put("bad.cgout", "cmd: x\nevents: A\nfl=a\n1 2 3\n", 27);
+	memset(&o, 0, sizeof o);
+	cgp_profile_init(&p, CGP_MODE_ANNOTATE);
+	CHECK(cgp_profile_read(&p, path, &o, &err) == CGP_EPARSE && err.msg &&
+	      strstr(err.msg, "bad.cgout:4: too many event counts"), "too many: %s", err.msg);
+	cgp_profile_release(&p);
+	cgp_error_release(&err);
+}
+
+static void test_subst(void)
+{
+	static const struct { const char *expr, *in, *out; } cases[] = {
+		/* Results of Python 3.11 re.sub. */
+		{ "s/x*/-/g", "abxd", "-a-b--d-" },
+		{ "s/x*/-/", "abxd", "-abxd" },
+		{ "s/\\.[0-9]+$//", "foo.123", "foo" },
+		{ "s/(\\w+)/<\\1>/g", "a b", "<a> <b>" },
+		{ "s/(?P<w>[a-z]+)/\\g<w>!/g", "ab cd", "ab! cd!" },
+		{ "s/O/0/gi", "foo", "f00" },
+		{ "s/(a)|(b)/[\\1\\2]/g", "ab", "[a][b]" },
+		{ "s/a\\/b/Q/", "a/b/c", "Q/c" },
+		{ "s/e/\\./g", "see", "s\\.\\." },
+		{ "s/a/\\101\\t/", "a", "A\t" },
+		{ "s/ß/ss/g", "straße", "strasse" },
+		{ "s/a/b/c/", "a/b", "c" },
+	};
+	struct cgp_error err = CGP_ERROR_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct cgp_subst *x = cgp_subst_new(cases[i].expr, &err);
+		struct cgp_buf b = CGP_BUF_INIT(1 << 20);
+		CHECK(x != NULL, "compile %s: %s", cases[i].expr, err.msg);
+		if (!x)
+			continue;
+		CHECK(cgp_subst_apply(x, cases[i].in, strlen(cases[i].in), &b, &err) == 0,
+		      "apply %s", cases[i].expr);
+		CHECK(b.s && !strcmp(b.s, cases[i].out), "%s on %s gave %s, want %s",
+		      cases[i].expr, cases[i].in, b.s ? b.s : "", cases[i].out);
+		cgp_buf_release(&b);
+		cgp_subst_free(x);
+	}
+	CHECK(cgp_subst_new("s/a/b/c/d", &err) == NULL && err.code == CGP_EUSAGE, "bad flags");
+	cgp_error_release(&err);
+}
+
+static void test_buf(void)
+{
+	struct cgp_buf b = CGP_BUF_INIT(8);
+
+	CHECK(cgp_buf_adds(&b, "1234") == 0 && cgp_buf_adds(&b, "5678") == 0, "fits");
+	CHECK(cgp_buf_adds(&b, "9") == -1 && b.len == 8 && !strcmp(b.s, "12345678"),
+	      "maximum size enforced");
+	cgp_buf_release(&b);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 2;
+	}
+	test_reader();
+	test_reader_boundary();
+	test_modes();
+	test_subst();
+	test_buf();
+	{
+		char cmd[300];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", tmpdir);
+	}
+	return test_report("test_lib_read");
+}
