@@ -38,6 +38,14 @@ struct cg_condpred {
 /* All counters 0 (strongly not taken), empty history. */
 void cg_condpred_init(struct cg_condpred *p, unsigned zero_bits);
 
+/* The two-bit counter's next state, indexed by (counter << 1 | taken):
+   bits 0-1 the new counter (one step towards the outcome, saturating at 0
+   and 3), bit 2 set when the prediction (taken iff counter >= 2) was
+   wrong.  A table rather than branches: the outcomes of the simulated
+   program's branches are data to the host, so branches on them would be
+   mispredicted on the host itself. */
+extern const uint8_t cg_condpred_next[8];
+
 /* Predicts the branch at instr_addr, learns its outcome taken (any
    non-zero value means taken) and returns 1 if the prediction was wrong. */
 static inline int cg_condpred_predict_and_update(struct cg_condpred *p,
@@ -49,17 +57,12 @@ static inline int cg_condpred_predict_and_update(struct cg_condpred *p,
    uintptr_t index = ((p->history & mask_h) << CG_CONDPRED_ADDR_BITS)
                      | ((instr_addr >> p->zero_bits) & mask_a);
    uint8_t *counter = &p->counters[index];
-   int outcome = taken != 0;
-   int predicted = *counter >= 2;
+   unsigned outcome = taken != 0;
+   unsigned next = cg_condpred_next[(unsigned)*counter << 1 | outcome];
 
-   p->history = (p->history << 1) | (uintptr_t)outcome;
-   if (outcome) {
-      if (*counter < 3)
-         (*counter)++;
-   } else if (*counter > 0) {
-      (*counter)--;
-   }
-   return predicted != outcome;
+   p->history = (p->history << 1) | outcome;
+   *counter = (uint8_t)(next & 3);
+   return (int)(next >> 2);
 }
 
 /* Indirect branches: the last target seen by each of 512 entries, indexed

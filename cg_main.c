@@ -580,16 +580,17 @@ static VG_REGPARM(3) void cg_h_data_guarded(ULong *counts, Addr ea,
    cg_access(&cache_D1, ea, (UChar)size, counts + 1);
 }
 
+/* No branch on the outcome: it is data to the host (see cg_branchpred.h). */
 static VG_REGPARM(2) void cg_h_cond_branch(const CgSimInstr *i, UWord taken)
 {
-   if (cg_condpred_predict_and_update(&cond_predictor, i->addr, (int)taken))
-      (*i->misses)++;
+   *i->misses += (ULong)cg_condpred_predict_and_update(&cond_predictor,
+                                                       i->addr, (int)taken);
 }
 
 static VG_REGPARM(2) void cg_h_ind_branch(const CgSimInstr *i, UWord target)
 {
-   if (cg_indpred_predict_and_update(&ind_predictor, i->addr, target))
-      (*i->misses)++;
+   *i->misses += (ULong)cg_indpred_predict_and_update(&ind_predictor,
+                                                      i->addr, target);
 }
 
 /*------------------------------------------------------------*/
