@@ -397,11 +397,16 @@ static CgLineCC *cg_get_lineCC(Addr addr)
 
 /* What a helper needs to know of an instruction whose fetch or branch it
    simulates: its address and length, and the first of the counters it
-   adds misses to (I1mr, Bcm or Bim of the instruction's line). */
+   adds misses to (I1mr, Bcm or Bim of the instruction's line).  A branch
+   always ends its group, and the branch's helper runs exactly when the
+   group's code runs: so it also counts the group's runs (count), which
+   spares the group its inline counter increment. */
 typedef struct {
    Addr addr;
    ULong *misses;
+   ULong *count;              /* branches: the group's counts[] entry */
    UChar len;
+   Bool inverted;             /* conditional: the guard means "not taken" */
 } CgSimInstr;
 
 /* What one event of a group adds one to per run of the group, encoded as
@@ -581,14 +586,16 @@ static VG_REGPARM(3) void cg_h_data_guarded(ULong *counts, Addr ea,
 }
 
 /* No branch on the outcome: it is data to the host (see cg_branchpred.h). */
-static VG_REGPARM(2) void cg_h_cond_branch(const CgSimInstr *i, UWord taken)
+static VG_REGPARM(2) void cg_h_cond_branch(const CgSimInstr *i, UWord guard)
 {
-   *i->misses += (ULong)cg_condpred_predict_and_update(&cond_predictor,
-                                                       i->addr, (int)taken);
+   (*i->count)++;
+   *i->misses += (ULong)cg_condpred_predict_and_update(
+                    &cond_predictor, i->addr, (int)(guard ^ i->inverted));
 }
 
 static VG_REGPARM(2) void cg_h_ind_branch(const CgSimInstr *i, UWord target)
 {
+   (*i->count)++;
    *i->misses += (ULong)cg_indpred_predict_and_update(&ind_predictor,
                                                       i->addr, target);
 }
@@ -613,8 +620,8 @@ typedef enum { EV_IR, EV_DR, EV_DW, EV_DM, EV_BC, EV_BI } CgEventKind;
 typedef struct {
    CgEventKind kind;
    const CgInstr *inode;
-   Int size;          /* data events: bytes accessed */
-   IRAtom *atom;      /* data address; Bc: taken (host word); Bi: target */
+   Int size;          /* data events: bytes accessed; Bc: inverted */
+   IRAtom *atom;      /* data address; Bc: the guard (host word); Bi: target */
 } CgEvent;
 
 /* A growable array of words used while one superblock is instrumented;
@@ -652,7 +659,8 @@ typedef struct {
    Bool have_last_iblock;
    Addr last_iblock;
    CgScratch ccs;               /* CgLineCC*: the block's distinct lines */
-   CgScratch sims;              /* pairs: instruction index, column */
+   CgScratch sims;              /* triples: instruction index, column,
+                                   group << 1 | inverted (branches) or ~0 */
    CgScratch fixups;            /* pairs: IRConst*, CG_FIX_* code */
    CgScratch group_sizes;       /* events per group */
    CgScratch fold_codes;        /* all events, group after group */
@@ -705,15 +713,20 @@ static IRExpr *cg_fixup_ptr(CgState *cgs, UWord fix)
    return e;
 }
 
-/* A new CgSimInstr for inode counting its misses in column col; returns
-   the (patched) constant pointing to it. */
-static IRExpr *cg_sim_arg(CgState *cgs, const CgInstr *inode, CgColumnId col)
+/* A new CgSimInstr for inode counting its misses in column col (and, for
+   a branch, the runs of the current group); returns the (patched)
+   constant pointing to it. */
+static IRExpr *cg_sim_arg(CgState *cgs, const CgInstr *inode, CgColumnId col,
+                          UWord branch)
 {
-   UWord r = cgs->sims.used / 2;
+   UWord r = cgs->sims.used / 3;
    cg_scratch_push(&cgs->sims, (UWord)(inode - cgs->instrs));
    cg_scratch_push(&cgs->sims, (UWord)col);
+   cg_scratch_push(&cgs->sims, branch);
    return cg_fixup_ptr(cgs, CG_FIX_SIM(r));
 }
+
+#define CG_NOT_BRANCH (~(UWord)0)
 
 static IRAtom *cg_assign(CgState *cgs, IRType ty, IRExpr *e)
 {
@@ -888,7 +901,8 @@ static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
          guard = cg_or1(cgs, guard, cg_emit_not_way0(cgs, c, last));
    }
    cg_emit_call(cgs, "cg_h_fetch", cg_h_fetch, 1,
-                mkIRExprVec_1(cg_sim_arg(cgs, inode, COL_I1MR)), guard);
+                mkIRExprVec_1(cg_sim_arg(cgs, inode, COL_I1MR,
+                                         CG_NOT_BRANCH)), guard);
 }
 
 /* A data access: the helper runs unless the inline test finds a hit in the
@@ -918,8 +932,11 @@ static void cg_flush_events(CgState *cgs)
 {
    if (cgs->events_used == 0)
       return;
+   UWord group = cgs->group_sizes.used;
+   Bool counted = False;
    for (Int i = 0; i < cgs->events_used; i++) {
       const CgEvent *ev = &cgs->events[i];
+      tl_assert(!counted);
       cg_scratch_push(&cgs->fold_codes, cg_fold_code(ev));
       switch (ev->kind) {
       case EV_IR:
@@ -933,16 +950,22 @@ static void cg_flush_events(CgState *cgs)
          break;
       case EV_BC:
          cg_emit_call(cgs, "cg_h_cond_branch", cg_h_cond_branch, 2,
-                      mkIRExprVec_2(cg_sim_arg(cgs, ev->inode, COL_BCM),
+                      mkIRExprVec_2(cg_sim_arg(cgs, ev->inode, COL_BCM,
+                                               group << 1 | ev->size),
                                     ev->atom), NULL);
+         counted = True;
          break;
       case EV_BI:
          cg_emit_call(cgs, "cg_h_ind_branch", cg_h_ind_branch, 2,
-                      mkIRExprVec_2(cg_sim_arg(cgs, ev->inode, COL_BIM),
+                      mkIRExprVec_2(cg_sim_arg(cgs, ev->inode, COL_BIM,
+                                               group << 1),
                                     ev->atom), NULL);
+         counted = True;
          break;
       }
    }
+   /* A branch, always the group's last event, counted the runs. */
+   if (!counted)
    cg_emit_group_count(cgs);
    cg_scratch_push(&cgs->group_sizes, (UWord)cgs->events_used);
    cgs->events_used = 0;
@@ -1016,16 +1039,18 @@ static void cg_add_event_Dw(CgState *cgs, const CgInstr *inode, Int size,
    ev->atom = ea;
 }
 
-/* A conditional (EV_BC, atom: taken) or indirect (EV_BI, atom: target)
-   branch. */
+/* A conditional (EV_BC, atom: the exit's guard as a host word, meaning
+   "taken" unless inverted) or indirect (EV_BI, atom: target) branch. */
 static void cg_add_event_branch(CgState *cgs, CgEventKind kind,
-                                const CgInstr *inode, IRAtom *atom)
+                                const CgInstr *inode, IRAtom *atom,
+                                Bool inverted)
 {
    tl_assert(isIRAtom(atom));
    if (!clo_branch_sim)
       return;
    CgEvent *ev = cg_new_event(cgs, kind, inode);
    ev->atom = atom;
+   ev->size = inverted;
 }
 
 /* A guarded load or store: it only counts if the guard holds. */
@@ -1136,7 +1161,6 @@ static void cg_do_Exit(CgState *cgs, const CgInstr *inode, const IRStmt *st)
 {
    IRJumpKind jk = st->Ist.Exit.jk;
    if (jk == Ijk_Boring || jk == Ijk_Call || jk == Ijk_Ret) {
-      IRTypeEnv *tyenv = cgs->sb_out->tyenv;
       IRType ty = cgs->hword_ty;
       Addr nia = inode->addr + inode->len;
       const IRConst *dst = st->Ist.Exit.dst;
@@ -1149,24 +1173,15 @@ static void cg_do_Exit(CgState *cgs, const CgInstr *inode, const IRStmt *st)
          sea = (Addr)dst->Ico.U64;
       }
       /* If the optimiser turned the branch around, the side exit goes to
-         the next instruction and "taken" is the guard's negation. */
+         the next instruction and "taken" is the guard's negation (the
+         helper applies it). */
       Bool inverted = nia == sea;
-      IRTemp guard1 = newIRTemp(tyenv, Ity_I1);
-      IRTemp guardw = newIRTemp(tyenv, ty);
-      IRTemp taken = newIRTemp(tyenv, ty);
-      addStmtToIRSB(cgs->sb_out, IRStmt_WrTmp(guard1, st->Ist.Exit.guard));
-      addStmtToIRSB(cgs->sb_out,
-                    IRStmt_WrTmp(guardw,
+      IRAtom *guard1 = cg_assign(cgs, Ity_I1, st->Ist.Exit.guard);
+      IRAtom *guardw = cg_assign(cgs, ty,
                                  IRExpr_Unop(ty == Ity_I32 ? Iop_1Uto32
                                                            : Iop_1Uto64,
-                                             IRExpr_RdTmp(guard1))));
-      addStmtToIRSB(cgs->sb_out,
-         IRStmt_WrTmp(taken,
-            inverted ? IRExpr_Binop(ty == Ity_I32 ? Iop_Xor32 : Iop_Xor64,
-                                    IRExpr_RdTmp(guardw),
-                                    cg_hword_const(cgs, 1, NULL))
-                     : IRExpr_RdTmp(guardw)));
-      cg_add_event_branch(cgs, EV_BC, inode, IRExpr_RdTmp(taken));
+                                             guard1));
+      cg_add_event_branch(cgs, EV_BC, inode, guardw, inverted);
    }
    cg_flush_events(cgs);
 }
@@ -1241,7 +1256,7 @@ static void cg_do_block_end(CgState *cgs, const IRSB *sb_in, const CgInstr *inod
    case Iex_Const:
       break;
    case Iex_RdTmp:
-      cg_add_event_branch(cgs, EV_BI, inode, sb_in->next);
+      cg_add_event_branch(cgs, EV_BI, inode, sb_in->next, False);
       break;
    default:
       tl_assert(0 && "non-flat block end");
@@ -1256,11 +1271,11 @@ static void cg_finish_sb(CgState *cgs, Addr key)
    CgSBInfo shape = { 0 };
    UInt n_fixups = cgs->fixups.used / 2;
 
-   tl_assert(cgs->group_sizes.used <= 0xFFFF && cgs->sims.used / 2 <= 0xFFFF
+   tl_assert(cgs->group_sizes.used <= 0xFFFF && cgs->sims.used / 3 <= 0xFFFF
              && cgs->fold_codes.used <= 0xFFFF);
    shape.n_groups = (UShort)cgs->group_sizes.used;
    shape.n_ccs = (UShort)cgs->ccs.used;
-   shape.n_sims = (UShort)(cgs->sims.used / 2);
+   shape.n_sims = (UShort)(cgs->sims.used / 3);
    shape.n_events = (UShort)cgs->fold_codes.used;
 
    CgSBInfo *sbi = VG_(malloc)("cg.main.sbinfo", cg_sb_bytes(&shape));
@@ -1281,10 +1296,13 @@ static void cg_finish_sb(CgState *cgs, Addr key)
    for (UInt i = 0; i < shape.n_ccs; i++)
       ccs[i] = (CgLineCC *)cgs->ccs.w[i];
    for (UInt r = 0; r < shape.n_sims; r++) {
-      const CgInstr *inode = &cgs->instrs[cgs->sims.w[2 * r]];
+      const UWord *w = &cgs->sims.w[3 * r];
+      const CgInstr *inode = &cgs->instrs[w[0]];
       sims[r].addr = inode->addr;
       sims[r].len = inode->len;
-      sims[r].misses = cg_counter(inode->cc, (CgColumnId)cgs->sims.w[2 * r + 1]);
+      sims[r].misses = cg_counter(inode->cc, (CgColumnId)w[1]);
+      sims[r].count = w[2] == CG_NOT_BRANCH ? NULL : &counts[w[2] >> 1];
+      sims[r].inverted = w[2] != CG_NOT_BRANCH && (w[2] & 1);
    }
    for (UInt i = 0; i < shape.n_events; i++)
       events[i] = (UShort)cgs->fold_codes.w[i];
