@@ -28,6 +28,7 @@
    folded and freed when the core discards the translation. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 #include "pub_tool_tooliface.h"
@@ -531,12 +532,26 @@ void cg_sim_straddle_panic(cg_addr_t addr, unsigned size,
 /* An access through a first-level cache and, on a miss there, LL:
    misses[0] counts L1 misses, misses[1] LL misses.  Accesses themselves
    are counted by the group counters. */
+/* The LL may start with compact (32-bit) tags: see cg_init_ll. */
+static void cg_widen_ll(void);
+
+static inline int cg_ll_ref(Addr addr, UChar size)
+{
+   if (cache_LL.tags32) {
+      int miss = cg_cache_ref32(&cache_LL, addr, size);
+      if (__builtin_expect(miss != CG_CACHE_WIDEN, 1))
+         return miss;
+      cg_widen_ll();
+   }
+   return cg_cache_ref(&cache_LL, addr, size);
+}
+
 static inline void cg_access(struct cg_cache *l1, Addr addr, UChar size,
                              ULong *misses)
 {
    if (cg_cache_ref(l1, addr, size)) {
       misses[0]++;
-      if (cg_cache_ref(&cache_LL, addr, size))
+      if (cg_ll_ref(addr, size))
          misses[1]++;
    }
 }
@@ -1991,6 +2006,50 @@ static void cg_init_cache(struct cg_cache *c, const struct cg_cache_config *cfg,
    cg_cache_init(c, cfg, tags);
 }
 
+/* Fresh anonymous memory, all zero and committed only when touched; NULL
+   if none can be had. */
+static void *cg_zeroed_pages(SizeT bytes)
+{
+   return bytes ? VG_(am_shadow_alloc)(bytes) : NULL;
+}
+
+/* The LL's tags: in fresh zero pages, so that only the sets a program
+   uses cost memory (the LL is often many megabytes), and on a 64-bit host
+   as 32-bit block numbers, which hold every address below 2^(32 + line
+   bits) -- all a client normally has.  An access beyond widens them
+   (cg_widen_ll). */
+static struct cg_cache_config ll_config;
+static void *ll_compact_tags;
+
+static void cg_init_ll(const struct cg_cache_config *cfg)
+{
+   ll_config = *cfg;
+   if (sizeof(uintptr_t) > sizeof(uint32_t)) {
+      ll_compact_tags = cg_zeroed_pages(cg_cache_tag_bytes32(cfg));
+      if (ll_compact_tags) {
+         cg_cache_init32_zeroed(&cache_LL, cfg, ll_compact_tags);
+         return;
+      }
+   }
+   uintptr_t *tags = cg_zeroed_pages(cg_cache_tag_bytes(cfg));
+   if (tags)
+      cg_cache_init_zeroed(&cache_LL, cfg, tags);
+   else
+      cg_init_cache(&cache_LL, cfg, NULL, "cg.sim.LL");
+}
+
+static void cg_widen_ll(void)
+{
+   SizeT bytes = cg_cache_tag_bytes(&ll_config);
+   uintptr_t *tags = cg_zeroed_pages(bytes);
+   if (!tags)
+      tags = VG_(malloc)("cg.sim.LL", bytes);
+   cg_cache_widen(&cache_LL, tags);
+   VG_(am_munmap_valgrind)((Addr)ll_compact_tags,
+                           cg_cache_tag_bytes32(&ll_config));
+   ll_compact_tags = NULL;
+}
+
 /* Configures and creates the three caches (spec 7): auto-detection from the
    core's host information, defaults, options, validation. */
 static void cg_configure_caches(void)
@@ -2033,7 +2092,7 @@ static void cg_configure_caches(void)
       min_line_size = LL.line_size;
    cg_init_cache(&cache_I1, &I1, static_tags_I1, "cg.sim.I1");
    cg_init_cache(&cache_D1, &D1, static_tags_D1, "cg.sim.D1");
-   cg_init_cache(&cache_LL, &LL, NULL, "cg.sim.LL");
+   cg_init_ll(&LL);
    desc_I1 = cache_I1.desc;
    desc_D1 = cache_D1.desc;
    desc_LL = cache_LL.desc;

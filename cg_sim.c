@@ -101,10 +101,11 @@ static void cg_cache_describe(struct cg_cache *c)
    c->desc[pos] = '\0';
 }
 
-void cg_cache_init(struct cg_cache *c, const struct cg_cache_config *cfg,
-                   uintptr_t *tag_storage)
+/* The geometry fields and the description (tags are set by the caller). */
+static void cg_cache_set_geometry(struct cg_cache *c,
+                                  const struct cg_cache_config *cfg)
 {
-   size_t i, n = cg_cache_tag_bytes(cfg) / sizeof(uintptr_t);
+   size_t n = cg_cache_tag_bytes(cfg) / sizeof(uintptr_t);
 
    c->size = cfg->size;
    c->assoc = cfg->assoc;
@@ -112,10 +113,67 @@ void cg_cache_init(struct cg_cache *c, const struct cg_cache_config *cfg,
    c->sets = n != 0 ? (uint32_t)n / (uint32_t)cfg->assoc : 0;
    c->sets_min_1 = c->sets - 1;
    c->line_bits = cg_log2((uint32_t)cfg->line_size);
-   c->tags = tag_storage;
+   cg_cache_describe(c);
+}
+
+void cg_cache_init_zeroed(struct cg_cache *c,
+                          const struct cg_cache_config *cfg,
+                          uintptr_t *zeroed_storage)
+{
+   cg_cache_set_geometry(c, cfg);
+   c->tags = zeroed_storage;
+   c->tags32 = 0;
+}
+
+void cg_cache_init(struct cg_cache *c, const struct cg_cache_config *cfg,
+                   uintptr_t *tag_storage)
+{
+   size_t i, n = cg_cache_tag_bytes(cfg) / sizeof(uintptr_t);
+
    for (i = 0; i < n; i++)
       tag_storage[i] = 0;
-   cg_cache_describe(c);
+   cg_cache_init_zeroed(c, cfg, tag_storage);
+}
+
+size_t cg_cache_tag_bytes32(const struct cg_cache_config *cfg)
+{
+   return cg_cache_tag_bytes(cfg) / sizeof(uintptr_t) * sizeof(uint32_t);
+}
+
+void cg_cache_init32_zeroed(struct cg_cache *c,
+                            const struct cg_cache_config *cfg,
+                            uint32_t *zeroed_storage)
+{
+   cg_cache_set_geometry(c, cfg);
+   c->tags = 0;
+   c->tags32 = zeroed_storage;
+}
+
+void cg_cache_widen(struct cg_cache *c, uintptr_t *storage)
+{
+   size_t i, n = (size_t)c->sets * (uint32_t)c->assoc;
+
+   for (i = 0; i < n; i++)
+      storage[i] = c->tags32[i];
+   c->tags = storage;
+   c->tags32 = 0;
+}
+
+int cg_cache_ref_straddle32(struct cg_cache *c, cg_addr_t addr, uint8_t size,
+                            cg_addr_t first_block, cg_addr_t last_block)
+{
+   int miss_first, miss_last;
+
+   if (last_block != first_block + 1)
+      cg_sim_straddle_panic(addr, size, first_block, last_block);
+   /* Both must fit before either is referenced: CG_CACHE_WIDEN means
+      "nothing happened". */
+   if (first_block != (uint32_t)first_block
+       || last_block != (uint32_t)last_block)
+      return CG_CACHE_WIDEN;
+   miss_first = cg_cache_ref_block32(c, (uint32_t)first_block);
+   miss_last = cg_cache_ref_block32(c, (uint32_t)last_block);
+   return miss_first | miss_last;
 }
 
 /* Fallback for a program that links cg_sim.c without defining the hook

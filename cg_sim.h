@@ -41,6 +41,7 @@ struct cg_cache {
    int32_t size, assoc, line_size;   /* geometry as configured */
    uint32_t sets, sets_min_1, line_bits;
    uintptr_t *tags;                  /* caller's storage, see cg_cache_init */
+   uint32_t *tags32;                 /* instead, compact tags (see below) */
    char desc[80];                    /* e.g. "65536 B, 64 B, 2-way associative" */
 };
 
@@ -56,6 +57,13 @@ size_t cg_cache_tag_bytes(const struct cg_cache_config *cfg);
    them.  Also fills c->desc (the text of the "desc:" lines). */
 void cg_cache_init(struct cg_cache *c, const struct cg_cache_config *cfg,
                    uintptr_t *tag_storage);
+
+/* Like cg_cache_init, for storage the caller knows to be all zero (fresh
+   anonymous memory): it is not written, so that the memory is only
+   committed for the sets actually used. */
+void cg_cache_init_zeroed(struct cg_cache *c,
+                          const struct cg_cache_config *cfg,
+                          uintptr_t *zeroed_storage);
 
 /* Called when one access touches more than two lines, which validated
    configurations only allow in the corner cases of the spec (an access of
@@ -144,6 +152,78 @@ static inline int cg_cache_ref_is_mru(const struct cg_cache *c,
    return first == last
           && c->tags[(size_t)(first & c->sets_min_1) * (uint32_t)c->assoc]
              == first;
+}
+
+/* ---- Compact tags ------------------------------------------------------
+
+   A large cache (the LL) can keep its tags as 32-bit block numbers on a
+   64-bit host: half the memory.  The model is the same as long as every
+   block number fits in 32 bits, which the functions below check on every
+   access: one that does not fit changes nothing and returns
+   CG_CACHE_WIDEN; the caller then moves the cache to full-width tags with
+   cg_cache_widen and repeats the access with cg_cache_ref.  While compact,
+   c->tags is NULL; only cg_cache_ref32 may be used. */
+
+#define CG_CACHE_WIDEN (-1)
+
+/* Bytes of compact tag storage for cfg: sets * assoc * 4. */
+size_t cg_cache_tag_bytes32(const struct cg_cache_config *cfg);
+
+/* Sets c up with compact tags in zeroed_storage (cg_cache_tag_bytes32(cfg)
+   bytes), which must already be all zero: it is not written here, so that
+   fresh anonymous memory is only committed for the sets actually used. */
+void cg_cache_init32_zeroed(struct cg_cache *c,
+                            const struct cg_cache_config *cfg,
+                            uint32_t *zeroed_storage);
+
+/* Moves c from compact to full-width tags, copying them into storage
+   (cg_cache_tag_bytes(cfg) bytes).  The compact storage is no longer used
+   (the caller frees it). */
+void cg_cache_widen(struct cg_cache *c, uintptr_t *storage);
+
+/* cg_cache_ref_block for compact tags; block fits in 32 bits. */
+static inline int cg_cache_ref_block32(struct cg_cache *c, uint32_t block)
+{
+   uint32_t assoc = (uint32_t)c->assoc;
+   uint32_t *set = c->tags32 + (size_t)(block & c->sets_min_1) * assoc;
+   uint32_t moving;
+   uint32_t i;
+
+   if (__builtin_expect(set[0] == block, 1))
+      return 0;
+   moving = set[0];
+   for (i = 1; i < assoc; i++) {
+      uint32_t here = set[i];
+      set[i] = moving;
+      if (here == block) {
+         set[0] = block;
+         return 0;
+      }
+      moving = here;
+   }
+   set[0] = block;
+   return 1;
+}
+
+/* Out-of-line part of cg_cache_ref32 for two-line accesses. */
+int cg_cache_ref_straddle32(struct cg_cache *c, cg_addr_t addr, uint8_t size,
+                            cg_addr_t first_block, cg_addr_t last_block);
+
+/* cg_cache_ref for compact tags: 1 on a miss, 0 on a hit, or
+   CG_CACHE_WIDEN (and no change) if a block number needs more than 32
+   bits. */
+static inline int cg_cache_ref32(struct cg_cache *c, cg_addr_t addr,
+                                 uint8_t size)
+{
+   cg_addr_t first = addr >> c->line_bits;
+   cg_addr_t last = (addr + size - 1) >> c->line_bits;
+
+   if (__builtin_expect(first == last, 1)) {
+      if (__builtin_expect(first != (uint32_t)first, 0))
+         return CG_CACHE_WIDEN;
+      return cg_cache_ref_block32(c, (uint32_t)first);
+   }
+   return cg_cache_ref_straddle32(c, addr, size, first, last);
 }
 
 #endif /* CG_SIM_H */

@@ -655,9 +655,119 @@ static void test_hierarchy_against_reference(void)
    free(sl);
 }
 
+/* Compact (32-bit) tags behave exactly like full ones: the same random
+   traces, step by step, on caches of both kinds (cg_cache_init32_zeroed
+   wants zeroed memory: calloc). */
+static void test_compact_tags(void)
+{
+   static const struct geometry geos[] = {
+      { 3145728, 12, 64, 0x10000000u },
+      { 65536, 1, 64, 0x7ff00000u },
+      { 98304, 3, 256, 0 },
+   };
+   size_t g;
+
+   for (g = 0; g < sizeof geos / sizeof geos[0]; g++) {
+      const struct geometry *geo = &geos[g];
+      struct cg_cache_config cfg = { geo->size, geo->assoc, geo->line };
+      uintptr_t *full = malloc(cg_cache_tag_bytes(&cfg));
+      uint32_t *compact = calloc(1, cg_cache_tag_bytes32(&cfg));
+      struct cg_cache a, b;
+      long i, mismatches = 0;
+      size_t n, w;
+
+      if (full == NULL || compact == NULL)
+         exit(2);
+      CHECK_EQ(cg_cache_tag_bytes32(&cfg) / sizeof(uint32_t),
+               cg_cache_tag_bytes(&cfg) / sizeof(uintptr_t));
+      cg_cache_init(&a, &cfg, full);
+      cg_cache_init32_zeroed(&b, &cfg, compact);
+      CHECK(b.tags == NULL && b.tags32 == compact);
+      CHECK_EQ(b.sets, a.sets);
+      CHECK(strcmp(a.desc, b.desc) == 0);
+      for (i = 0; i < 300000; i++) {
+         uintptr_t addr;
+         unsigned len;
+
+         random_access(geo->base, (uintptr_t)geo->size, (uintptr_t)geo->line,
+                       &addr, &len);
+         if (cg_cache_ref(&a, addr, (uint8_t)len)
+             != cg_cache_ref32(&b, addr, (uint8_t)len))
+            mismatches++;
+      }
+      CHECK_EQ(mismatches, 0);
+      n = cg_cache_tag_bytes(&cfg) / sizeof(uintptr_t);
+      for (w = 0; w < n && a.tags[w] == b.tags32[w]; w++)
+         ;
+      CHECK_EQ(w, n);
+      free(full);
+      free(compact);
+   }
+}
+
+/* A block number beyond 32 bits: the compact cache reports CG_CACHE_WIDEN
+   and changes nothing; once widened it goes on exactly like a full-width
+   cache that saw the same accesses.  (Only meaningful with 64-bit
+   addresses.) */
+static void test_compact_widen(void)
+{
+   struct cg_cache_config cfg = { 8192, 2, 64 };
+   uintptr_t *full = malloc(cg_cache_tag_bytes(&cfg));
+   uintptr_t *widened = malloc(cg_cache_tag_bytes(&cfg));
+   uint32_t *compact = calloc(1, cg_cache_tag_bytes32(&cfg));
+   struct cg_cache a, b;
+   uint32_t before[256];
+   size_t n = cg_cache_tag_bytes32(&cfg) / sizeof(uint32_t), i;
+
+   if (full == NULL || widened == NULL || compact == NULL || n > 256)
+      exit(2);
+   cg_cache_init(&a, &cfg, full);
+   cg_cache_init32_zeroed(&b, &cfg, compact);
+   /* Set 1 (8192 B, 2-way, 64 B: 64 sets) gets blocks 1 and 65. */
+   CHECK_EQ(cg_cache_ref(&a, 0x40, 1), MISS);
+   CHECK_EQ(cg_cache_ref32(&b, 0x40, 1), MISS);
+   CHECK_EQ(cg_cache_ref(&a, 0x1040, 4), MISS);
+   CHECK_EQ(cg_cache_ref32(&b, 0x1040, 4), MISS);
+   if (sizeof(cg_addr_t) > 4) {
+      /* Block (2^32 + 1) maps to set 1 as well: too wide for 32 bits.
+         A straddle whose second line is too wide changes nothing either. */
+      cg_addr_t wide = ((cg_addr_t)1 << 38) + 0x40;
+      cg_addr_t edge = ((cg_addr_t)1 << 38) - 2;
+      memcpy(before, compact, n * sizeof *compact);
+      CHECK_EQ(cg_cache_ref32(&b, wide, 1), CG_CACHE_WIDEN);
+      CHECK_EQ(cg_cache_ref32(&b, edge, 4), CG_CACHE_WIDEN);
+      CHECK(memcmp(before, compact, n * sizeof *compact) == 0);
+      cg_cache_widen(&b, widened);
+      CHECK(b.tags == widened && b.tags32 == NULL);
+      CHECK_EQ(cg_cache_ref(&a, wide, 1), MISS);
+      CHECK_EQ(cg_cache_ref(&b, wide, 1), MISS);
+      CHECK_EQ(cg_cache_ref(&a, edge, 4), MISS);
+      CHECK_EQ(cg_cache_ref(&b, edge, 4), MISS);
+   } else {
+      cg_cache_widen(&b, widened);
+   }
+   /* 64-bit:  set 1 of both is [2^32 + 1] [65] (block 1 was evicted), so
+                0x40 misses  -> [1] [2^32 + 1], and 0x1040 misses -> [65] [1];
+      32-bit:  set 1 is [65] [1], and both hit. */
+   int wide = sizeof(cg_addr_t) > 4;
+   CHECK_EQ(cg_cache_ref(&a, 0x40, 1), wide ? MISS : HIT);
+   CHECK_EQ(cg_cache_ref(&b, 0x40, 1), wide ? MISS : HIT);
+   CHECK_EQ(cg_cache_ref(&a, 0x1040, 1), wide ? MISS : HIT);
+   CHECK_EQ(cg_cache_ref(&b, 0x1040, 1), wide ? MISS : HIT);
+   for (i = 0; i < n; i++)
+      if (a.tags[i] != b.tags[i])
+         break;
+   CHECK_EQ(i, n);
+   free(full);
+   free(widened);
+   free(compact);
+}
+
 int main(void)
 {
    RUN(test_geometry);
+   RUN(test_compact_tags);
+   RUN(test_compact_widen);
    RUN(test_lru_two_way);
    RUN(test_lru_four_way);
    RUN(test_initial_block_zero);
