@@ -13,3 +13,8 @@ EXTRA_DIST += tests/cli/conformance.sh tests/cli/run-cli.sh tests/cli/cases
 TESTS += tests/fuzz/run-fuzz.sh
 EXTRA_DIST += tests/fuzz/run-fuzz.sh tests/fuzz/fuzz_parse.c tests/fuzz/corpus
 CLEANFILES += tests/fuzz/fuzz_parse
+
+# --help of each companion against its manual page (and a self-test on
+# doctored copies of a page).
+TESTS += tests/cli/help-vs-man.sh
+EXTRA_DIST += tests/cli/help-vs-man.sh

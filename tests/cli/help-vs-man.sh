@@ -1,0 +1,210 @@
+#!/bin/sh
+# help-vs-man.sh -- checks that each companion's --help and manual page name the same options.
+# Copyright (C) 2026 the cachegrind-ng developers.
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# For cg_annotate, cg_merge and cg_diff:
+#   - every option that --help lists must be a tag of the page's OPTIONS
+#     section (".TP" items), and every option tagged there must be listed by
+#     --help;
+#   - a numeric default that --help gives, "(default: 8)", must appear in the
+#     paragraph of the same option on the page.
+# Then the check is run on doctored copies of a page (an option removed, an
+# option added, a default changed) and must fail each time, so that a check
+# that can never fail is caught too.
+#
+# Usage: help-vs-man.sh                       the three programs (make check)
+#        help-vs-man.sh --check PROG PAGE     one program against one page
+# Environment: top_srcdir and top_builddir (set by make check; default: the
+# tree this script is in).  Exit status 0 if all agree, 1 otherwise.
+
+me=help-vs-man
+here=$(cd "$(dirname "$0")" && pwd) || exit 1
+: "${top_srcdir:=$here/../..}"
+: "${top_builddir:=$top_srcdir}"
+
+# help_entries PROG: one line per option entry of PROG --help, "OPTS<TAB>TEXT",
+# where OPTS is the space-separated option names of the entry and TEXT its
+# description (continuation lines joined).
+help_entries() {
+    "$1" --help | awk '
+        function flush() {
+            if (opts != "")
+                printf "%s\t%s\n", opts, text
+            opts = ""; text = ""
+        }
+        /^[^ ]/ { flush(); in_opts = ($0 ~ /^options:/); next }
+        !in_opts { next }
+        /^  -/ {
+            flush()
+            line = substr($0, 3)
+            # The option column ends at two spaces (or at the end).
+            col = line; desc = ""
+            if ((i = index(line, "  ")) > 0) {
+                col = substr(line, 1, i - 1)
+                desc = substr(line, i)
+            }
+            n = split(col, parts, ", ")
+            for (k = 1; k <= n; k++) {
+                split(parts[k], w, " ")   # "-o FILE" -> "-o"
+                opts = opts (opts == "" ? "" : " ") w[1]
+            }
+            text = desc
+            next
+        }
+        /^   / { text = text " " $0; next }
+        END { flush() }'
+}
+
+# man_entries PAGE: the same for the tags of the OPTIONS section of PAGE.
+# Roff escapes are undone ("\-" is "-"); a trailing "=" of a tag word
+# ("--context=" followed by an italic N) is dropped.
+man_entries() {
+    sed -e 's/\\-/-/g' -e 's/\\e/\\/g' -e 's/\\(bu/*/g' "$1" | awk '
+        function flush() {
+            if (opts != "")
+                printf "%s\t%s\n", opts, text
+            opts = ""; text = ""
+        }
+        /^\.SH/ { flush(); in_opts = ($0 ~ /^\.SH +"?OPTIONS/); next }
+        !in_opts { next }
+        /^\.TP/ { flush(); want_tag = 1; next }
+        want_tag {
+            want_tag = 0
+            line = $0
+            sub(/^\.[A-Z]+[ \t]*/, "", line)
+            gsub(/"/, " ", line)
+            n = split(line, w, /[ \t,]+/)
+            for (k = 1; k <= n; k++) {
+                if (w[k] !~ /^--?[A-Za-z0-9]/)
+                    continue
+                sub(/=$/, "", w[k])
+                opts = opts (opts == "" ? "" : " ") w[k]
+            }
+            next
+        }
+        /^\.(PP|LP|P)([ \t]|$)/ { flush(); next }
+        { line = $0; sub(/^\.[A-Z]+[ \t]*/, "", line); gsub(/"/, "", line)
+          text = text " " line }
+        END { flush() }'
+}
+
+# check PROG PAGE: prints one line per disagreement; returns 1 if any.
+check() {
+    prog=$1 page=$2 name=${1##*/}
+    tmp=${TMPDIR:-/tmp}/$me.$$
+    mkdir -p "$tmp" || return 1
+    if ! help_entries "$prog" > "$tmp/help"; then
+        echo "$me: $name: '$prog --help' failed"
+        rm -rf "$tmp"
+        return 1
+    fi
+    man_entries "$page" > "$tmp/man"
+    status=0
+    if ! [ -s "$tmp/help" ]; then
+        echo "$me: $name: no options found in '$prog --help'"
+        status=1
+    fi
+    if ! [ -s "$tmp/man" ]; then
+        echo "$me: $name: no options found in the OPTIONS section of $page"
+        status=1
+    fi
+    cut -f1 "$tmp/help" | tr ' ' '\n' | sort -u > "$tmp/help.opts"
+    cut -f1 "$tmp/man" | tr ' ' '\n' | sort -u > "$tmp/man.opts"
+    for o in $(comm -23 "$tmp/help.opts" "$tmp/man.opts"); do
+        echo "$me: $name: option $o is listed by --help but not documented in $page"
+        status=1
+    done
+    for o in $(comm -13 "$tmp/help.opts" "$tmp/man.opts"); do
+        echo "$me: $name: option $o is documented in $page but not listed by --help"
+        status=1
+    done
+    # Numeric defaults: "(default: 0.1)" in --help must be in the page's
+    # paragraph of the same option.
+    while IFS="$(printf '\t')" read -r opts text; do
+        def=$(printf '%s\n' "$text" | sed -n 's/.*(default: \([0-9][0-9.]*\)).*/\1/p')
+        [ -n "$def" ] || continue
+        first=${opts%% *}
+        para=$(awk -F '\t' -v o="$first" '
+            { n = split($1, w, " "); for (k = 1; k <= n; k++) if (w[k] == o) print $2 }' "$tmp/man")
+        [ -n "$para" ] || continue   # already reported as undocumented
+        if ! printf ' %s \n' "$para" | grep -q "[^0-9.]$def[^0-9]"; then
+            echo "$me: $name: option $first has default $def in --help, but $page does not say so"
+            status=1
+        fi
+    done < "$tmp/help"
+    rm -rf "$tmp"
+    return $status
+}
+
+# must_fail WHAT PROG PAGE: the check of a doctored page must fail.
+must_fail() {
+    if out=$(check "$2" "$3"); then
+        echo "$me: self-test: the check passed a page with $1 ($3)"
+        return 1
+    fi
+    case $out in
+        *"$me: "*) return 0 ;;
+    esac
+    echo "$me: self-test: the check failed without a message for $1"
+    return 1
+}
+
+if [ "${1:-}" = --check ]; then
+    [ $# -eq 3 ] || { echo "usage: $0 --check PROG PAGE" >&2; exit 2; }
+    check "$2" "$3"
+    exit $?
+fi
+
+status=0
+for p in annotate/cg_annotate merge/cg_merge diff/cg_diff; do
+    prog=$top_builddir/$p
+    page=$top_srcdir/$p.1
+    if ! [ -x "$prog" ]; then
+        echo "$me: $prog is missing: build it first"
+        status=1
+        continue
+    fi
+    if ! [ -f "$page" ]; then
+        echo "$me: $page is missing"
+        status=1
+        continue
+    fi
+    if check "$prog" "$page"; then
+        echo "PASS: ${p##*/}: --help and ${p##*/}.1 agree"
+    else
+        echo "FAIL: ${p##*/}: --help and ${p##*/}.1 disagree"
+        status=1
+    fi
+done
+
+# Self-test on doctored copies of cg_annotate.1.
+prog=$top_builddir/annotate/cg_annotate
+page=$top_srcdir/annotate/cg_annotate.1
+if [ -x "$prog" ] && [ -f "$page" ]; then
+    tmp=${TMPDIR:-/tmp}/$me.self.$$
+    mkdir -p "$tmp" || exit 1
+    # An option missing: the tag of --diff and its paragraph removed.
+    awk '/^\.TP/ { held = $0; next }
+         held != "" { if ($0 ~ /^\.B \\-\\-diff$/) { skip = 1; held = ""; next }
+                      print held; held = "" }
+         skip && /^\.TP/ { skip = 0 }
+         !skip' "$page" > "$tmp/missing.1"
+    # An option too many.
+    sed 's/^\.BR \\-h ", " \\-\\-help$/.BR \\-h ", " \\-\\-help ", " \\-\\-frobnicate/' \
+        "$page" > "$tmp/extra.1"
+    # A default changed.
+    sed 's/default 8)/default 9)/' "$page" > "$tmp/default.1"
+    for f in missing extra default; do
+        if cmp -s "$page" "$tmp/$f.1"; then
+            echo "$me: self-test: doctoring '$f' changed nothing (is the page's layout new?)"
+            status=1
+        fi
+    done
+    must_fail "--diff removed" "$prog" "$tmp/missing.1" || status=1
+    must_fail "an unknown --frobnicate" "$prog" "$tmp/extra.1" || status=1
+    must_fail "a wrong --context default" "$prog" "$tmp/default.1" || status=1
+    [ $status -eq 0 ] && echo "PASS: self-test: doctored copies of cg_annotate.1 fail"
+    rm -rf "$tmp"
+fi
+exit $status
