@@ -214,9 +214,12 @@ static int parse_counts(struct rstate *s, const char *p, const char *e,
 		t = p;
 		p = skip_token(p, e);
 		if (i == s->nev) {
-			unsigned n = i;
-			for (; p < e; p = skip_token(skip_ws(p, e), e))
+			/* This token and the ones after it. */
+			unsigned n = i + 1;
+			for (p = skip_ws(p, e); p < e; p = skip_ws(p, e)) {
+				p = skip_token(p, e);
 				n++;
+			}
 			return cgp_error_set(s->err, CGP_EPARSE,
 					     "%s:%llu: too many event counts (%u for %u events)",
 					     s->r.path, lineno(s), n, s->nev);
