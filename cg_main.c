@@ -1667,17 +1667,39 @@ static Bool cg_write_profile(Int fd)
    return ok;
 }
 
-/* Whether path names something other than a regular file (a device, a
-   FIFO, a symbolic link...): then it is written in place rather than
-   replaced by a rename. */
-static Bool cg_is_special_path(const HChar *path)
+/* The file a path finally names, following symbolic links (relative
+   targets are relative to the link's folder), as upstream's open() would;
+   a new string the caller frees.  Gives up after 40 links (the open then
+   reports the loop). */
+static HChar *cg_resolve_links(const HChar *path)
+{
+   HChar *cur = VG_(strdup)("cg.main.path", path);
+   HChar target[4096];
+
+   for (Int depth = 0; depth < 40; depth++) {
+      SSizeT n = VG_(readlink)(cur, target, sizeof target - 1);
+      if (n < 0)
+         break;                  /* not a link, or absent */
+      target[n] = '\0';
+      const HChar *slash = VG_(strrchr)(cur, '/');
+      SizeT dir_len = target[0] == '/' || !slash ? 0 : (SizeT)(slash - cur) + 1;
+      HChar *next = VG_(malloc)("cg.main.path", dir_len + (SizeT)n + 1);
+      VG_(memcpy)(next, cur, dir_len);
+      VG_(memcpy)(next + dir_len, target, (SizeT)n + 1);
+      VG_(free)(cur);
+      cur = next;
+   }
+   return cur;
+}
+
+/* Whether file (links resolved) exists and is not a regular file (a
+   device, a FIFO...): then it is written in place rather than replaced by
+   a rename. */
+static Bool cg_is_special_file(const HChar *file)
 {
    struct vg_stat st;
-   HChar dummy[8];
-   if (sr_isError(VG_(stat)(path, &st)))
+   if (sr_isError(VG_(stat)(file, &st)))
       return False;              /* absent: create it */
-   if (VG_(readlink)(path, dummy, sizeof dummy) >= 0)
-      return True;
    return !VKI_S_ISREG(st.mode);
 }
 
@@ -1688,43 +1710,44 @@ static Bool cg_path_exists(const HChar *path)
 }
 
 /* Writes the profile to path so that it is complete or absent: into a
-   temporary file beside it, renamed over path at the end.  Returns False
-   (and prints why) if that failed. */
+   temporary file beside the file path names (symbolic links followed),
+   renamed over it at the end; devices and FIFOs are written in place.
+   Returns False (and prints why) if that failed. */
 static Bool cg_write_profile_file(const HChar *path)
 {
-   Bool in_place = cg_is_special_path(path);
+   HChar *file = cg_resolve_links(path);
    HChar *tmp = NULL;
    SysRes sres;
 
-   if (in_place) {
-      sres = VG_(open)(path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
+   if (cg_is_special_file(file)) {
+      sres = VG_(open)(file, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
                        VKI_S_IRUSR | VKI_S_IWUSR);
    } else {
-      tmp = VG_(malloc)("cg.main.tmpname", VG_(strlen)(path) + 32);
-      VG_(sprintf)(tmp, "%s.tmp.%d", path, VG_(getpid)());
+      tmp = VG_(malloc)("cg.main.tmpname", VG_(strlen)(file) + 32);
+      VG_(sprintf)(tmp, "%s.tmp.%d", file, VG_(getpid)());
       sres = VG_(open)(tmp, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
                        VKI_S_IRUSR | VKI_S_IWUSR);
    }
-   if (sr_isError(sres)) {
+   Bool ok = !sr_isError(sres);
+   if (!ok) {
       VG_(umsg)("error: can't open output data file '%s'\n", path);
       VG_(umsg)("       ... so detailed results will be missing.\n");
-      if (tmp)
-         VG_(free)(tmp);
-      return False;
-   }
-   Int fd = (Int)sr_Res(sres);
-   Bool ok = cg_write_profile(fd);
-   VG_(close)(fd);
-   if (ok && tmp && VG_(rename)(tmp, path) != 0)
-      ok = False;
-   if (!ok) {
-      VG_(umsg)("error: writing output data file '%s' failed\n", path);
-      VG_(umsg)("       ... so detailed results will be missing.\n");
-      if (tmp)
-         VG_(unlink)(tmp);
+   } else {
+      Int fd = (Int)sr_Res(sres);
+      ok = cg_write_profile(fd);
+      VG_(close)(fd);
+      if (ok && tmp && VG_(rename)(tmp, file) != 0)
+         ok = False;
+      if (!ok) {
+         VG_(umsg)("error: writing output data file '%s' failed\n", path);
+         VG_(umsg)("       ... so detailed results will be missing.\n");
+         if (tmp)
+            VG_(unlink)(tmp);
+      }
    }
    if (tmp)
       VG_(free)(tmp);
+   VG_(free)(file);
    return ok;
 }
 
