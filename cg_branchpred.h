@@ -38,31 +38,48 @@ struct cg_condpred {
 /* All counters 0 (strongly not taken), empty history. */
 void cg_condpred_init(struct cg_condpred *p, unsigned zero_bits);
 
-/* The two-bit counter's next state, indexed by (counter << 1 | taken):
-   bits 0-1 the new counter (one step towards the outcome, saturating at 0
-   and 3), bit 2 set when the prediction (taken iff counter >= 2) was
-   wrong.  A table rather than branches: the outcomes of the simulated
-   program's branches are data to the host, so branches on them would be
-   mispredicted on the host itself. */
-extern const uint8_t cg_condpred_next[8];
+/* The address part of the counter index of the branch at instr_addr: a
+   constant of the branch, which a caller may compute once. */
+static inline unsigned cg_condpred_addr_index(const struct cg_condpred *p,
+                                              cg_addr_t instr_addr)
+{
+   return (unsigned)(instr_addr >> p->zero_bits)
+          & ((1u << CG_CONDPRED_ADDR_BITS) - 1);
+}
 
-/* Predicts the branch at instr_addr, learns its outcome taken (any
-   non-zero value means taken) and returns 1 if the prediction was wrong. */
+/* Predicts the branch whose address part of the index is addr_index,
+   learns its outcome taken (any non-zero value means taken) and returns 1
+   if the prediction was wrong.  No branch depends on the outcome or the
+   counter, and no table is read: the outcomes of the simulated program's
+   branches are data to the host, so branches on them would be mispredicted
+   by the host itself, and this runs for every simulated branch. */
+static inline int cg_condpred_update_at(struct cg_condpred *p,
+                                        unsigned addr_index, int taken)
+{
+   const uintptr_t mask_h = (1u << CG_CONDPRED_HISTORY_BITS) - 1;
+   uintptr_t history = p->history;
+   uint8_t *counter = &p->counters[((history & mask_h)
+                                    << CG_CONDPRED_ADDR_BITS) | addr_index];
+   unsigned c = *counter;
+   unsigned t = taken != 0;
+   /* Predicted taken iff c >= 2.  One step towards the outcome, saturating
+      at 0 and 3: +1 if taken and c < 3, -1 if not taken and c > 0. */
+   unsigned up = t & (c != 3);
+   unsigned down = (t ^ 1) & (c != 0);
+
+   p->history = (history << 1) | t;
+   *counter = (uint8_t)(c + up - down);
+   return (int)((c >> 1) ^ t);
+}
+
+/* Predicts the branch at instr_addr, learns its outcome taken and returns
+   1 if the prediction was wrong. */
 static inline int cg_condpred_predict_and_update(struct cg_condpred *p,
                                                  cg_addr_t instr_addr,
                                                  int taken)
 {
-   const uintptr_t mask_h = (1u << CG_CONDPRED_HISTORY_BITS) - 1;
-   const uintptr_t mask_a = (1u << CG_CONDPRED_ADDR_BITS) - 1;
-   uintptr_t index = ((p->history & mask_h) << CG_CONDPRED_ADDR_BITS)
-                     | ((instr_addr >> p->zero_bits) & mask_a);
-   uint8_t *counter = &p->counters[index];
-   unsigned outcome = taken != 0;
-   unsigned next = cg_condpred_next[(unsigned)*counter << 1 | outcome];
-
-   p->history = (p->history << 1) | outcome;
-   *counter = (uint8_t)(next & 3);
-   return (int)(next >> 2);
+   return cg_condpred_update_at(p, cg_condpred_addr_index(p, instr_addr),
+                                taken);
 }
 
 /* Indirect branches: the last target seen by each of 512 entries, indexed

@@ -408,6 +408,7 @@ typedef struct {
    ULong *count;              /* branches: the group's counts[] entry */
    UChar len;
    Bool inverted;             /* conditional: the guard means "not taken" */
+   UChar cond_index;          /* conditional: cg_condpred_addr_index */
 } CgSimInstr;
 
 /* What one event of a group adds one to per run of the group, encoded as
@@ -546,8 +547,10 @@ static inline int cg_ll_ref(Addr addr, UChar size)
    return cg_cache_ref(&cache_LL, addr, size);
 }
 
-static inline void cg_access(struct cg_cache *l1, Addr addr, UChar size,
-                             ULong *misses)
+/* Inlined into every helper: the call and register saves of a shared
+   out-of-line copy cost as much as a typical (most-recent-way) access. */
+static inline __attribute__((always_inline))
+void cg_access(struct cg_cache *l1, Addr addr, UChar size, ULong *misses)
 {
    if (cg_cache_ref(l1, addr, size)) {
       misses[0]++;
@@ -604,8 +607,8 @@ static VG_REGPARM(3) void cg_h_data_guarded(ULong *counts, Addr ea,
 static VG_REGPARM(2) void cg_h_cond_branch(const CgSimInstr *i, UWord guard)
 {
    (*i->count)++;
-   *i->misses += (ULong)cg_condpred_predict_and_update(
-                    &cond_predictor, i->addr, (int)(guard ^ i->inverted));
+   *i->misses += (ULong)cg_condpred_update_at(&cond_predictor, i->cond_index,
+                                              (int)(guard ^ i->inverted));
 }
 
 static VG_REGPARM(2) void cg_h_ind_branch(const CgSimInstr *i, UWord target)
@@ -1318,6 +1321,8 @@ static void cg_finish_sb(CgState *cgs, Addr key)
       sims[r].misses = cg_counter(inode->cc, (CgColumnId)w[1]);
       sims[r].count = w[2] == CG_NOT_BRANCH ? NULL : &counts[w[2] >> 1];
       sims[r].inverted = w[2] != CG_NOT_BRANCH && (w[2] & 1);
+      sims[r].cond_index = (UChar)cg_condpred_addr_index(&cond_predictor,
+                                                         inode->addr);
    }
    for (UInt i = 0; i < shape.n_events; i++)
       events[i] = (UShort)cgs->fold_codes.w[i];
