@@ -396,6 +396,21 @@ static CgLineCC *cg_get_lineCC(Addr addr)
    exactly the same places. */
 #define N_EVENTS 16
 
+/* What a helper needs to know of an instruction whose fetch or branch it
+   simulates: its address and length, and the first of the counters it
+   adds misses to (I1mr, Bcm or Bim of the instruction's line).  A branch
+   always ends its group, and the branch's helper runs exactly when the
+   group's code runs: so it also counts the group's runs (count), which
+   spares the group its inline counter increment. */
+typedef struct {
+   Addr addr;
+   ULong *misses;
+   ULong *count;              /* branches: the group's counts[] entry */
+   UChar len;
+   Bool inverted;             /* conditional: the guard means "not taken" */
+   UChar cond_index;          /* conditional: cg_condpred_addr_index */
+} CgSimInstr;
+
 /* What one event of a group adds one to per run of the group, encoded as
    (index into the block's line cost centres << CG_FOLD_BITS) | CG_FOLD_*. */
 enum { CG_FOLD_IR, CG_FOLD_DR, CG_FOLD_DW, CG_FOLD_BC, CG_FOLD_BI,
@@ -410,11 +425,10 @@ static Int fold_slot[CG_N_FOLDS];
    header, then
       ULong counts[n_groups]       runs of each group since the last fold
       CgLineCC *ccs[n_ccs]         the distinct lines of its instructions
+      CgSimInstr sims[n_sims]      arguments of its fetch and branch helpers
       UShort events[n_events]      fold codes, group after group
       UChar group_size[n_groups]   events per group.
-   The emitted code holds the addresses of counts[] (the helpers get all
-   they need as constant arguments: no record of theirs is read, which
-   would cost a cache miss per call).  Key: the
+   The emitted code holds the addresses of counts[] and sims[].  Key: the
    guest address the code was read from (vge.base[0]); owner: sb_table, or
    retired_sbs when a second translation with the same key appeared.  Freed
    when the core discards the translation. */
@@ -422,7 +436,7 @@ typedef struct CgSBInfo {
    struct CgSBInfo *next;     /* VgHashNode header: chain ... */
    UWord key;                 /* ... and key */
    struct CgSBInfo *retired_next;
-   UShort n_groups, n_ccs, n_events;
+   UShort n_groups, n_ccs, n_sims, n_events;
    Bool collided;             /* another live translation shares the key */
 } CgSBInfo;
 
@@ -436,9 +450,14 @@ static CgLineCC **cg_sb_ccs(CgSBInfo *sbi)
    return (CgLineCC **)(cg_sb_counts(sbi) + sbi->n_groups);
 }
 
+static CgSimInstr *cg_sb_sims(CgSBInfo *sbi)
+{
+   return (CgSimInstr *)(cg_sb_ccs(sbi) + sbi->n_ccs);
+}
+
 static UShort *cg_sb_events(CgSBInfo *sbi)
 {
-   return (UShort *)(cg_sb_ccs(sbi) + sbi->n_ccs);
+   return (UShort *)(cg_sb_sims(sbi) + sbi->n_sims);
 }
 
 static UChar *cg_sb_group_sizes(CgSBInfo *sbi)
@@ -451,6 +470,7 @@ static SizeT cg_sb_bytes(const CgSBInfo *shape)
    return ((sizeof *shape + 7) & ~(SizeT)7)
           + shape->n_groups * sizeof(ULong)
           + shape->n_ccs * sizeof(CgLineCC *)
+          + shape->n_sims * sizeof(CgSimInstr)
           + shape->n_events * sizeof(UShort)
           + shape->n_groups * sizeof(UChar);
 }
@@ -539,10 +559,9 @@ void cg_access(struct cg_cache *l1, Addr addr, UChar size, ULong *misses)
    }
 }
 
-/* An instruction fetch (misses: &I1mr of the line). */
-static VG_REGPARM(3) void cg_h_fetch(ULong *misses, Addr addr, UWord len)
+static VG_REGPARM(1) void cg_h_fetch(const CgSimInstr *i)
 {
-   cg_access(&cache_I1, addr, (UChar)len, misses);
+   cg_access(&cache_I1, i->addr, i->len, i->misses);
 }
 
 /* A data read or write (misses: &D1mr or &D1mw of the line). */
@@ -584,28 +603,19 @@ static VG_REGPARM(3) void cg_h_data_guarded(ULong *counts, Addr ea,
    cg_access(&cache_D1, ea, (UChar)size, counts + 1);
 }
 
-/* A branch ends its group, and its helper runs exactly when the group's
-   code runs: so it also counts the group's runs (count: &counts[g]),
-   which spares the group its inline counter increment.  misses: &Bcm or
-   &Bim of the line.  A conditional branch gets the exit's guard and
-   index_inv = cg_condpred_addr_index << 1 | inverted (the guard means
-   "not taken" when the optimiser turned the branch around).  No branch
-   here depends on the outcome: it is data to the host. */
-static VG_REGPARM(3) void cg_h_cond_branch(ULong *count, ULong *misses,
-                                           UWord index_inv, UWord guard)
+/* No branch on the outcome: it is data to the host (see cg_branchpred.h). */
+static VG_REGPARM(2) void cg_h_cond_branch(const CgSimInstr *i, UWord guard)
 {
-   (*count)++;
-   *misses += (ULong)cg_condpred_update_at(&cond_predictor,
-                                           (unsigned)(index_inv >> 1),
-                                           (int)((guard ^ index_inv) & 1));
+   (*i->count)++;
+   *i->misses += (ULong)cg_condpred_update_at(&cond_predictor, i->cond_index,
+                                              (int)(guard ^ i->inverted));
 }
 
-static VG_REGPARM(3) void cg_h_ind_branch(ULong *count, ULong *misses,
-                                          Addr addr, UWord target)
+static VG_REGPARM(2) void cg_h_ind_branch(const CgSimInstr *i, UWord target)
 {
-   (*count)++;
-   *misses += (ULong)cg_indpred_predict_and_update(&ind_predictor, addr,
-                                                   target);
+   (*i->count)++;
+   *i->misses += (ULong)cg_indpred_predict_and_update(&ind_predictor,
+                                                      i->addr, target);
 }
 
 /*------------------------------------------------------------*/
@@ -667,12 +677,15 @@ typedef struct {
    Bool have_last_iblock;
    Addr last_iblock;
    CgScratch ccs;               /* CgLineCC*: the block's distinct lines */
+   CgScratch sims;              /* triples: instruction index, column,
+                                   group << 1 | inverted (branches) or ~0 */
    CgScratch fixups;            /* pairs: IRConst*, CG_FIX_* code */
    CgScratch group_sizes;       /* events per group */
    CgScratch fold_codes;        /* all events, group after group */
 } CgState;
 
-#define CG_FIX_COUNT(g) ((UWord)(g))           /* &counts[g] */
+#define CG_FIX_COUNT(g) ((UWord)(g) << 1)      /* &counts[g] */
+#define CG_FIX_SIM(r)   ((UWord)(r) << 1 | 1)  /* &sims[r] */
 
 static CgState cgs_static;      /* reused; the core instruments one SB at a time */
 
@@ -717,6 +730,21 @@ static IRExpr *cg_fixup_ptr(CgState *cgs, UWord fix)
    cg_scratch_push(&cgs->fixups, fix);
    return e;
 }
+
+/* A new CgSimInstr for inode counting its misses in column col (and, for
+   a branch, the runs of the current group); returns the (patched)
+   constant pointing to it. */
+static IRExpr *cg_sim_arg(CgState *cgs, const CgInstr *inode, CgColumnId col,
+                          UWord branch)
+{
+   UWord r = cgs->sims.used / 3;
+   cg_scratch_push(&cgs->sims, (UWord)(inode - cgs->instrs));
+   cg_scratch_push(&cgs->sims, (UWord)col);
+   cg_scratch_push(&cgs->sims, branch);
+   return cg_fixup_ptr(cgs, CG_FIX_SIM(r));
+}
+
+#define CG_NOT_BRANCH (~(UWord)0)
 
 static IRAtom *cg_assign(CgState *cgs, IRType ty, IRExpr *e)
 {
@@ -890,11 +918,9 @@ static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
       else
          guard = cg_or1(cgs, guard, cg_emit_not_way0(cgs, c, last));
    }
-   cg_emit_call(cgs, "cg_h_fetch", cg_h_fetch, 3,
-                mkIRExprVec_3(cg_ptr(cgs, cg_counter(inode->cc, COL_I1MR)),
-                              cg_hword_const(cgs, inode->addr, NULL),
-                              cg_hword_const(cgs, inode->len, NULL)),
-                guard);
+   cg_emit_call(cgs, "cg_h_fetch", cg_h_fetch, 1,
+                mkIRExprVec_1(cg_sim_arg(cgs, inode, COL_I1MR,
+                                         CG_NOT_BRANCH)), guard);
 }
 
 /* A data access: the helper runs unless the inline test finds a hit in the
@@ -940,26 +966,17 @@ static void cg_flush_events(CgState *cgs)
       case EV_DW:
          cg_emit_data_access(cgs, ev);
          break;
-      case EV_BC: {
-         UWord index_inv =
-            (UWord)cg_condpred_addr_index(&cond_predictor, ev->inode->addr)
-            << 1 | (UWord)ev->size;
-         cg_emit_call(cgs, "cg_h_cond_branch", cg_h_cond_branch, 3,
-                      mkIRExprVec_4(cg_fixup_ptr(cgs, CG_FIX_COUNT(group)),
-                                    cg_ptr(cgs, cg_counter(ev->inode->cc,
-                                                           COL_BCM)),
-                                    cg_hword_const(cgs, index_inv, NULL),
+      case EV_BC:
+         cg_emit_call(cgs, "cg_h_cond_branch", cg_h_cond_branch, 2,
+                      mkIRExprVec_2(cg_sim_arg(cgs, ev->inode, COL_BCM,
+                                               group << 1 | ev->size),
                                     ev->atom), NULL);
          counted = True;
          break;
-      }
       case EV_BI:
-         cg_emit_call(cgs, "cg_h_ind_branch", cg_h_ind_branch, 3,
-                      mkIRExprVec_4(cg_fixup_ptr(cgs, CG_FIX_COUNT(group)),
-                                    cg_ptr(cgs, cg_counter(ev->inode->cc,
-                                                           COL_BIM)),
-                                    cg_hword_const(cgs, ev->inode->addr,
-                                                   NULL),
+         cg_emit_call(cgs, "cg_h_ind_branch", cg_h_ind_branch, 2,
+                      mkIRExprVec_2(cg_sim_arg(cgs, ev->inode, COL_BIM,
+                                               group << 1),
                                     ev->atom), NULL);
          counted = True;
          break;
@@ -967,7 +984,7 @@ static void cg_flush_events(CgState *cgs)
    }
    /* A branch, always the group's last event, counted the runs. */
    if (!counted)
-      cg_emit_group_count(cgs);
+   cg_emit_group_count(cgs);
    cg_scratch_push(&cgs->group_sizes, (UWord)cgs->events_used);
    cgs->events_used = 0;
 }
@@ -1272,10 +1289,11 @@ static void cg_finish_sb(CgState *cgs, Addr key)
    CgSBInfo shape = { 0 };
    UInt n_fixups = cgs->fixups.used / 2;
 
-   tl_assert(cgs->group_sizes.used <= 0xFFFF
+   tl_assert(cgs->group_sizes.used <= 0xFFFF && cgs->sims.used / 3 <= 0xFFFF
              && cgs->fold_codes.used <= 0xFFFF);
    shape.n_groups = (UShort)cgs->group_sizes.used;
    shape.n_ccs = (UShort)cgs->ccs.used;
+   shape.n_sims = (UShort)(cgs->sims.used / 3);
    shape.n_events = (UShort)cgs->fold_codes.used;
 
    CgSBInfo *sbi = VG_(malloc)("cg.main.sbinfo", cg_sb_bytes(&shape));
@@ -1286,6 +1304,7 @@ static void cg_finish_sb(CgState *cgs, Addr key)
 
    ULong *counts = cg_sb_counts(sbi);
    CgLineCC **ccs = cg_sb_ccs(sbi);
+   CgSimInstr *sims = cg_sb_sims(sbi);
    UShort *events = cg_sb_events(sbi);
    UChar *sizes = cg_sb_group_sizes(sbi);
    for (UInt g = 0; g < shape.n_groups; g++) {
@@ -1294,12 +1313,24 @@ static void cg_finish_sb(CgState *cgs, Addr key)
    }
    for (UInt i = 0; i < shape.n_ccs; i++)
       ccs[i] = (CgLineCC *)cgs->ccs.w[i];
+   for (UInt r = 0; r < shape.n_sims; r++) {
+      const UWord *w = &cgs->sims.w[3 * r];
+      const CgInstr *inode = &cgs->instrs[w[0]];
+      sims[r].addr = inode->addr;
+      sims[r].len = inode->len;
+      sims[r].misses = cg_counter(inode->cc, (CgColumnId)w[1]);
+      sims[r].count = w[2] == CG_NOT_BRANCH ? NULL : &counts[w[2] >> 1];
+      sims[r].inverted = w[2] != CG_NOT_BRANCH && (w[2] & 1);
+      sims[r].cond_index = (UChar)cg_condpred_addr_index(&cond_predictor,
+                                                         inode->addr);
+   }
    for (UInt i = 0; i < shape.n_events; i++)
       events[i] = (UShort)cgs->fold_codes.w[i];
    for (UInt f = 0; f < n_fixups; f++) {
       IRConst *c = (IRConst *)cgs->fixups.w[2 * f];
       UWord fix = cgs->fixups.w[2 * f + 1];
-      HWord target = (HWord)&counts[fix];
+      HWord target = (fix & 1) ? (HWord)&sims[fix >> 1]
+                               : (HWord)&counts[fix >> 1];
       if (c->tag == Ico_U64)
          c->Ico.U64 = (ULong)target;
       else
@@ -1356,6 +1387,7 @@ static IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
    cgs->events_used = 0;
    cgs->have_last_iblock = False;
    cgs->ccs.used = 0;
+   cgs->sims.used = 0;
    cgs->fixups.used = 0;
    cgs->group_sizes.used = 0;
    cgs->fold_codes.used = 0;
