@@ -102,3 +102,12 @@ $(TOOLTEST_DIFF) $(TOOLTEST_OTHER): Makefile
 	  'CG_TOOLTEST_CORPUS=$$top_builddir/tests/tool/corpus' \
 	  'export CG_DIFF_MODES CG_TOOLTEST_CORPUS' \
 	  "exec \"\$$top_srcdir/tests/tool/$$prog\" $$args" > $@ && chmod +x $@
+
+# The DWARF oracle: lines of the profile against libdw's reading of the
+# line tables (tests/tool/dwarf-lines.test).
+check_PROGRAMS += tests/tool/dwarf-lines
+tests_tool_dwarf_lines_SOURCES = tests/tool/dwarf-lines.c
+tests_tool_dwarf_lines_CFLAGS = $(HOST_WARN_CFLAGS) $(LIBDW_CFLAGS)
+tests_tool_dwarf_lines_LDADD = $(LIBDW_LIBS)
+TESTS += tests/tool/dwarf-lines.test
+EXTRA_DIST += tests/tool/dwarf-lines.test
