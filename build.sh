@@ -7,7 +7,8 @@
 #   ./build.sh demo    install what is missing (as root), build, profile an
 #                      example program with the in-tree tool and show the
 #                      cg_annotate report
-#   ./build.sh check   the same set-up, then run every test (unit, CLI, tool)
+#   ./build.sh check   the same set-up, then run every test (unit, CLI, tool,
+#                      install) and make distcheck
 #   ./build.sh deps    only install the Debian packages (as root)
 #   ./build.sh build   only set up and build
 #
@@ -78,8 +79,8 @@ demo() {
 
 check() {
     build
-    log "running all tests (make check)"
-    if make -j2 check; then
+    log "running all tests (make check), then make distcheck"
+    if make -j2 check && CG_DIFF_MODES=ir make -j2 distcheck; then
         log "all tests passed"
     else
         [ -f test-suite.log ] && cat test-suite.log
@@ -93,5 +94,5 @@ case ${1:-} in
     build) build ;;
     demo) demo ;;
     check) check ;;
-    *) sed -n '5,14p' "$0" >&2; exit 2 ;;
+    *) sed -n '5,15p' "$0" >&2; exit 2 ;;
 esac
