@@ -85,29 +85,32 @@ int cg_cache_ref_straddle(struct cg_cache *c, cg_addr_t addr, uint8_t size,
    miss, 0 on a hit.  A hit in way 0 changes nothing; any other outcome
    moves the block to way 0, pushing the ways before its old place (all
    ways on a miss, dropping the last one) down by one.  The shift is done
-   while scanning, so each way is read once. */
-static inline int cg_cache_ref_block(struct cg_cache *c, uintptr_t block)
-{
-   uint32_t assoc = (uint32_t)c->assoc;
-   uintptr_t *set = c->tags + (size_t)(block & c->sets_min_1) * assoc;
-   uintptr_t moving;
-   uint32_t i;
-
-   if (__builtin_expect(set[0] == block, 1))
-      return 0;
-   moving = set[0];
-   for (i = 1; i < assoc; i++) {
-      uintptr_t here = set[i];
-      set[i] = moving;
-      if (here == block) {
-         set[0] = block;
-         return 0;
-      }
-      moving = here;
+   while scanning, so each way is read once.  Defined for full-width tags
+   (cg_cache_ref_block) and compact ones (cg_cache_ref_block32, below). */
+#define CG_DEFINE_REF_BLOCK(name, tag_t, tag_array)                        \
+   static inline int name(struct cg_cache *c, tag_t block)                  \
+   {                                                                        \
+      uint32_t assoc = (uint32_t)c->assoc;                                  \
+      tag_t *set = c->tag_array + (size_t)(block & c->sets_min_1) * assoc;  \
+      tag_t moving;                                                         \
+      uint32_t i;                                                           \
+                                                                            \
+      if (__builtin_expect(set[0] == block, 1))                             \
+         return 0;                                                          \
+      moving = set[0];                                                      \
+      for (i = 1; i < assoc; i++) {                                         \
+         tag_t here = set[i];                                               \
+         set[i] = moving;                                                   \
+         if (here == block) {                                               \
+            set[0] = block;                                                 \
+            return 0;                                                       \
+         }                                                                  \
+         moving = here;                                                     \
+      }                                                                     \
+      set[0] = block;                                                       \
+      return 1;                                                             \
    }
-   set[0] = block;
-   return 1;
-}
+CG_DEFINE_REF_BLOCK(cg_cache_ref_block, uintptr_t, tags)
 
 /* One access of size bytes at addr (reads and writes alike: the model is
    write-allocate).  Returns 1 on a miss, 0 on a hit.  size is a byte, as
@@ -182,28 +185,7 @@ void cg_cache_init32_zeroed(struct cg_cache *c,
 void cg_cache_widen(struct cg_cache *c, uintptr_t *storage);
 
 /* cg_cache_ref_block for compact tags; block fits in 32 bits. */
-static inline int cg_cache_ref_block32(struct cg_cache *c, uint32_t block)
-{
-   uint32_t assoc = (uint32_t)c->assoc;
-   uint32_t *set = c->tags32 + (size_t)(block & c->sets_min_1) * assoc;
-   uint32_t moving;
-   uint32_t i;
-
-   if (__builtin_expect(set[0] == block, 1))
-      return 0;
-   moving = set[0];
-   for (i = 1; i < assoc; i++) {
-      uint32_t here = set[i];
-      set[i] = moving;
-      if (here == block) {
-         set[0] = block;
-         return 0;
-      }
-      moving = here;
-   }
-   set[0] = block;
-   return 1;
-}
+CG_DEFINE_REF_BLOCK(cg_cache_ref_block32, uint32_t, tags32)
 
 /* Out-of-line part of cg_cache_ref32 for two-line accesses. */
 int cg_cache_ref_straddle32(struct cg_cache *c, cg_addr_t addr, uint8_t size,
