@@ -23,6 +23,16 @@
    written, and at exit.  Only what depends on run-time values (cache and
    branch simulation, guarded accesses) needs a helper call.
 
+   Simulation.  A fetch in the same line as the previous fetch of the block
+   hits the most recently used way and changes nothing: it is not
+   simulated.  Other fetches and data accesses are tested inline for that
+   same case, and the helper is called only when the test fails.  A branch
+   always ends its group, and its helper (always called: the predictors
+   change on every branch) also counts the group's runs.  Helpers run in
+   program order at the flush point, so the simulated caches see exactly
+   the reference's sequence of accesses.  docs/performance.md tells what
+   each of these choices gains, and what was tried and dropped.
+
    Memory.  Line cost centres and interned strings live until exit.  A
    superblock's records (CgSBInfo) live as long as its translation: they are
    folded and freed when the core discards the translation. */
