@@ -42,6 +42,10 @@ struct cg_cache {
    uint32_t sets, sets_min_1, line_bits;
    uintptr_t *tags;                  /* caller's storage, see cg_cache_init */
    uint32_t *tags32;                 /* instead, compact tags (see below) */
+   /* When set, references that miss way 0 of a full-width set go here
+      instead of the scalar loop: a vector version for this associativity
+      (see cg_cache_use_vector).  Returns 1 on a miss, 0 on a hit. */
+   int (*ref_vector)(uintptr_t *set, uintptr_t block);
    char desc[80];                    /* e.g. "65536 B, 64 B, 2-way associative" */
 };
 
@@ -84,10 +88,12 @@ int cg_cache_ref_straddle(struct cg_cache *c, cg_addr_t addr, uint8_t size,
 /* References one block in its set with LRU replacement.  Returns 1 on a
    miss, 0 on a hit.  A hit in way 0 changes nothing; any other outcome
    moves the block to way 0, pushing the ways before its old place (all
-   ways on a miss, dropping the last one) down by one.  The shift is done
-   while scanning, so each way is read once.  Defined for full-width tags
-   (cg_cache_ref_block) and compact ones (cg_cache_ref_block32, below). */
-#define CG_DEFINE_REF_BLOCK(name, tag_t, tag_array)                        \
+   ways on a miss, dropping the last one) down by one.  The scalar version
+   shifts while scanning, so each way is read once; where the host has one
+   and the cache has a vector version, that runs instead (VECTOR_PATH).
+   Defined for full-width tags (cg_cache_ref_block) and compact ones
+   (cg_cache_ref_block32, below). */
+#define CG_DEFINE_REF_BLOCK(name, tag_t, tag_array, VECTOR_PATH)           \
    static inline int name(struct cg_cache *c, tag_t block)                  \
    {                                                                        \
       uint32_t assoc = (uint32_t)c->assoc;                                  \
@@ -97,6 +103,7 @@ int cg_cache_ref_straddle(struct cg_cache *c, cg_addr_t addr, uint8_t size,
                                                                             \
       if (__builtin_expect(set[0] == block, 1))                             \
          return 0;                                                          \
+      VECTOR_PATH                                                           \
       moving = set[0];                                                      \
       for (i = 1; i < assoc; i++) {                                         \
          tag_t here = set[i];                                               \
@@ -110,7 +117,19 @@ int cg_cache_ref_straddle(struct cg_cache *c, cg_addr_t addr, uint8_t size,
       set[0] = block;                                                       \
       return 1;                                                             \
    }
-CG_DEFINE_REF_BLOCK(cg_cache_ref_block, uintptr_t, tags)
+#define CG_REF_VECTOR_PATH                                                  \
+   if (c->ref_vector != 0)                                                  \
+      return c->ref_vector(set, block);
+CG_DEFINE_REF_BLOCK(cg_cache_ref_block, uintptr_t, tags, CG_REF_VECTOR_PATH)
+
+/* Whether the host can run a vector version of the full-width reference
+   for caches of assoc ways; if so, and if enable is non-zero, c uses it
+   from now on (enable 0 goes back to the scalar loop).  Returns whether c
+   now uses one.  Both versions give identical results and leave identical
+   tags: the vector one only avoids the scan's unpredictable exit, which
+   dominates the cost of a reference that misses way 0.  The init
+   functions call this with enable 1; the unit tests compare both. */
+int cg_cache_use_vector(struct cg_cache *c, int enable);
 
 /* One access of size bytes at addr (reads and writes alike: the model is
    write-allocate).  Returns 1 on a miss, 0 on a hit.  size is a byte, as
@@ -185,7 +204,7 @@ void cg_cache_init32_zeroed(struct cg_cache *c,
 void cg_cache_widen(struct cg_cache *c, uintptr_t *storage);
 
 /* cg_cache_ref_block for compact tags; block fits in 32 bits. */
-CG_DEFINE_REF_BLOCK(cg_cache_ref_block32, uint32_t, tags32)
+CG_DEFINE_REF_BLOCK(cg_cache_ref_block32, uint32_t, tags32, )
 
 /* Out-of-line part of cg_cache_ref32 for two-line accesses. */
 int cg_cache_ref_straddle32(struct cg_cache *c, cg_addr_t addr, uint8_t size,

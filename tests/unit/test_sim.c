@@ -558,10 +558,14 @@ struct geometry {
    uintptr_t base;
 };
 
-static void test_against_reference(void)
+/* The random comparison, with the vector references where the host and
+   the associativity have them (vector 1) or with the scalar loop only. */
+static void check_against_reference(int vector)
 {
    static const struct geometry geos[] = {
       { 24576, 6, 64, 0 },
+      { 65536, 16, 64, 0x30000000u },
+      { 49152, 12, 64, 0x1000u },
       { 3145728, 12, 64, 0x10000000u },
       { 32768, 8, 64, 0x0804a000u },
       { 65536, 1, 64, 0 },
@@ -584,6 +588,8 @@ static void test_against_reference(void)
       if (store == NULL)
          exit(2);
       cg_cache_init(&c, &cfg, store);
+      if (!vector)
+         CHECK_EQ(cg_cache_use_vector(&c, 0), 0);
       ref_init(&r, (uintptr_t)geo->size, (uintptr_t)geo->assoc,
                (uintptr_t)geo->line);
       for (i = 0; i < accesses; i++) {
@@ -611,6 +617,55 @@ static void test_against_reference(void)
       CHECK(misses > accesses / 50 && misses < accesses - accesses / 50);
       ref_free(&r);
       free(store);
+   }
+}
+
+static void test_against_reference(void)
+{
+   check_against_reference(1);
+}
+
+static void test_against_reference_scalar(void)
+{
+   check_against_reference(0);
+}
+
+/* Which caches get a vector reference: only full-width tags of 4, 8, 12
+   or 16 ways, and only on an x86-64 host with AVX2. */
+static void test_vector_choice(void)
+{
+   static const int32_t assocs[] = { 1, 2, 3, 4, 6, 8, 12, 16, 32 };
+   int host = 0;
+   size_t i;
+
+#if defined(__x86_64__)
+   __builtin_cpu_init();
+   host = __builtin_cpu_supports("avx2") != 0;
+#endif
+   for (i = 0; i < sizeof assocs / sizeof assocs[0]; i++) {
+      int32_t a = assocs[i];
+      struct cg_cache_config cfg = { 64 * 16 * a, a, 64 };
+      uintptr_t *store = malloc(cg_cache_tag_bytes(&cfg));
+      uint32_t *store32 = calloc(1, cg_cache_tag_bytes32(&cfg));
+      struct cg_cache c;
+      int want = host && (a == 4 || a == 8 || a == 12 || a == 16);
+
+      if (store == NULL || store32 == NULL)
+         exit(2);
+      cg_cache_init(&c, &cfg, store);
+      CHECK_EQ(c.ref_vector != 0, want);
+      CHECK_EQ(cg_cache_use_vector(&c, 0), 0);
+      CHECK(c.ref_vector == 0);
+      CHECK_EQ(cg_cache_use_vector(&c, 1), want);
+      /* Compact tags never: the vector code reads full-width ones ... */
+      cg_cache_init32_zeroed(&c, &cfg, store32);
+      CHECK(c.ref_vector == 0);
+      CHECK_EQ(cg_cache_use_vector(&c, 1), 0);
+      /* ... until widened. */
+      cg_cache_widen(&c, store);
+      CHECK_EQ(c.ref_vector != 0, want);
+      free(store);
+      free(store32);
    }
 }
 
@@ -780,6 +835,8 @@ int main(void)
    RUN(test_write_allocate);
    RUN(test_is_mru);
    RUN(test_against_reference);
+   RUN(test_against_reference_scalar);
+   RUN(test_vector_choice);
    RUN(test_hierarchy_against_reference);
    return unit_finish("test_sim");
 }
