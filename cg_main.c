@@ -30,12 +30,16 @@
    always ends its group, and its helper (always called: the predictors
    change on every branch) also counts the group's runs.  Helpers run in
    program order at the flush point, so the simulated caches see exactly
-   the reference's sequence of accesses.  docs/performance.md tells what
-   each of these choices gains, and what was tried and dropped.
+   the reference's sequence of accesses.  In a helper, a reference that
+   misses way 0 moves its set with vector code where the host has AVX2
+   (cg_sim.c), without the unpredictable branch of a scan.
+   docs/performance.md tells what each of these choices gains, and what was
+   tried and dropped.
 
    Memory.  Line cost centres and interned strings live until exit.  A
    superblock's records (CgSBInfo) live as long as its translation: they are
-   folded and freed when the core discards the translation. */
+   folded when the core discards the translation, and their storage goes
+   to a free list by size for the next block's records. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -139,11 +143,12 @@ static void cg_print_debug_usage(void)
 }
 
 /*------------------------------------------------------------*/
-/*--- Memory for objects that live until exit              ---*/
+/*--- Memory for small objects                             ---*/
 /*------------------------------------------------------------*/
 
-/* Memory for objects that live until exit (line cost centres, strings),
-   carved from big zeroed chunks: no per-object allocation overhead. */
+/* Memory for objects that live until exit (line cost centres, strings)
+   and for block records (which are recycled, see cg_sb_alloc), carved
+   from big zeroed chunks: no per-object allocation overhead. */
 static UChar *pool_next;
 static SizeT pool_left;
 
@@ -411,15 +416,23 @@ static CgLineCC *cg_get_lineCC(Addr addr)
    adds misses to (I1mr, Bcm or Bim of the instruction's line).  A branch
    always ends its group, and the branch's helper runs exactly when the
    group's code runs: so it also counts the group's runs (count), which
-   spares the group its inline counter increment. */
+   spares the group its inline counter increment.  The group's entry of
+   counts[] lies in the same allocation, before the record: count_off is
+   its distance in bytes (a pointer would make every record, and there are
+   several per block, a third bigger). */
 typedef struct {
    Addr addr;
    ULong *misses;
-   ULong *count;              /* branches: the group's counts[] entry */
+   UInt count_off;            /* branches: this - &counts[group], bytes */
    UChar len;
    Bool inverted;             /* conditional: the guard means "not taken" */
    UChar cond_index;          /* conditional: cg_condpred_addr_index */
 } CgSimInstr;
+
+static inline ULong *cg_sim_count(const CgSimInstr *i)
+{
+   return (ULong *)((UWord)i - i->count_off);
+}
 
 /* What one event of a group adds one to per run of the group, encoded as
    (index into the block's line cost centres << CG_FOLD_BITS) | CG_FOLD_*. */
@@ -487,6 +500,43 @@ static SizeT cg_sb_bytes(const CgSBInfo *shape)
 
 static VgHashTable *sb_table;
 static CgSBInfo *retired_sbs;
+
+/* Storage of the records.  A block's records are a few hundred bytes, and
+   there is one allocation per translated block: from the core's allocator
+   each would carry some 40 bytes of headers and red zones, a quarter of
+   the whole.  So they are carved from the pool (no header) in multiples
+   of CG_SB_GRAIN bytes, and a discarded block's storage goes on a free
+   list of its size, from which the next record of that size is taken.
+   Records of more than CG_SB_SMALL bytes (blocks of hundreds of
+   instructions) use the core's allocator. */
+#define CG_SB_GRAIN 16
+#define CG_SB_SMALL 2048
+static void *sb_free_lists[CG_SB_SMALL / CG_SB_GRAIN + 1];
+
+static void *cg_sb_alloc(SizeT bytes)
+{
+   if (bytes > CG_SB_SMALL)
+      return VG_(malloc)("cg.main.sbinfo", bytes);
+   SizeT class = (bytes + CG_SB_GRAIN - 1) / CG_SB_GRAIN;
+   void *p = sb_free_lists[class];
+   if (p) {
+      sb_free_lists[class] = *(void **)p;
+      return p;
+   }
+   return cg_pool_alloc(class * CG_SB_GRAIN);
+}
+
+static void cg_sb_free(CgSBInfo *sbi)
+{
+   SizeT bytes = cg_sb_bytes(sbi);
+   if (bytes > CG_SB_SMALL) {
+      VG_(free)(sbi);
+      return;
+   }
+   SizeT class = (bytes + CG_SB_GRAIN - 1) / CG_SB_GRAIN;
+   *(void **)sbi = sb_free_lists[class];
+   sb_free_lists[class] = sbi;
+}
 
 /* Adds each group's count to its counters and zeroes it. */
 static void cg_fold_sb(CgSBInfo *sbi)
@@ -616,14 +666,14 @@ static VG_REGPARM(3) void cg_h_data_guarded(ULong *counts, Addr ea,
 /* No branch on the outcome: it is data to the host (see cg_branchpred.h). */
 static VG_REGPARM(2) void cg_h_cond_branch(const CgSimInstr *i, UWord guard)
 {
-   (*i->count)++;
+   (*cg_sim_count(i))++;
    *i->misses += (ULong)cg_condpred_update_at(&cond_predictor, i->cond_index,
                                               (int)(guard ^ i->inverted));
 }
 
 static VG_REGPARM(2) void cg_h_ind_branch(const CgSimInstr *i, UWord target)
 {
-   (*i->count)++;
+   (*cg_sim_count(i))++;
    *i->misses += (ULong)cg_indpred_predict_and_update(&ind_predictor,
                                                       i->addr, target);
 }
@@ -1306,7 +1356,7 @@ static void cg_finish_sb(CgState *cgs, Addr key)
    shape.n_sims = (UShort)(cgs->sims.used / 3);
    shape.n_events = (UShort)cgs->fold_codes.used;
 
-   CgSBInfo *sbi = VG_(malloc)("cg.main.sbinfo", cg_sb_bytes(&shape));
+   CgSBInfo *sbi = cg_sb_alloc(cg_sb_bytes(&shape));
    *sbi = shape;
    sbi->key = key;
    sbi->retired_next = NULL;
@@ -1329,7 +1379,8 @@ static void cg_finish_sb(CgState *cgs, Addr key)
       sims[r].addr = inode->addr;
       sims[r].len = inode->len;
       sims[r].misses = cg_counter(inode->cc, (CgColumnId)w[1]);
-      sims[r].count = w[2] == CG_NOT_BRANCH ? NULL : &counts[w[2] >> 1];
+      sims[r].count_off = w[2] == CG_NOT_BRANCH
+         ? 0 : (UInt)((HChar *)&sims[r] - (HChar *)&counts[w[2] >> 1]);
       sims[r].inverted = w[2] != CG_NOT_BRANCH && (w[2] & 1);
       sims[r].cond_index = (UChar)cg_condpred_addr_index(&cond_predictor,
                                                          inode->addr);
@@ -1435,7 +1486,7 @@ static void cg_discard_superblock_info(Addr orig_addr, VexGuestExtents vge)
       sbi->retired_next = retired_sbs;
       retired_sbs = sbi;
    } else {
-      VG_(free)(sbi);
+      cg_sb_free(sbi);
    }
 }
 
