@@ -513,11 +513,19 @@ static CgSBInfo *retired_sbs;
 #define CG_SB_SMALL 2048
 static void *sb_free_lists[CG_SB_SMALL / CG_SB_GRAIN + 1];
 
+/* The size class of a record of bytes bytes (its storage is class *
+   CG_SB_GRAIN bytes), or 0 for one the core's allocator holds.  The one
+   rule for both cg_sb_alloc and cg_sb_free. */
+static SizeT cg_sb_class(SizeT bytes)
+{
+   return bytes > CG_SB_SMALL ? 0 : (bytes + CG_SB_GRAIN - 1) / CG_SB_GRAIN;
+}
+
 static void *cg_sb_alloc(SizeT bytes)
 {
-   if (bytes > CG_SB_SMALL)
+   SizeT class = cg_sb_class(bytes);
+   if (class == 0)
       return VG_(malloc)("cg.main.sbinfo", bytes);
-   SizeT class = (bytes + CG_SB_GRAIN - 1) / CG_SB_GRAIN;
    void *p = sb_free_lists[class];
    if (p) {
       sb_free_lists[class] = *(void **)p;
@@ -528,12 +536,11 @@ static void *cg_sb_alloc(SizeT bytes)
 
 static void cg_sb_free(CgSBInfo *sbi)
 {
-   SizeT bytes = cg_sb_bytes(sbi);
-   if (bytes > CG_SB_SMALL) {
+   SizeT class = cg_sb_class(cg_sb_bytes(sbi));
+   if (class == 0) {
       VG_(free)(sbi);
       return;
    }
-   SizeT class = (bytes + CG_SB_GRAIN - 1) / CG_SB_GRAIN;
    *(void **)sbi = sb_free_lists[class];
    sb_free_lists[class] = sbi;
 }
