@@ -32,7 +32,11 @@
    program order at the flush point, so the simulated caches see exactly
    the reference's sequence of accesses.  In a helper, a reference that
    misses way 0 moves its set with vector code where the host has AVX2
-   (cg_sim.c), without the unpredictable branch of a scan.
+   (cg_sim.c), without the unpredictable branch of a scan; on such hosts
+   the fetch and data helpers are themselves compiled for AVX2 with that
+   code inline, and keep their rare paths (L1 misses, two-line accesses)
+   out of line, so that the common path makes no call and saves no
+   registers.
    docs/performance.md tells what each of these choices gains, and what was
    tried and dropped.
 
@@ -626,6 +630,7 @@ void cg_access(struct cg_cache *l1, Addr addr, UChar size, ULong *misses)
    }
 }
 
+/* An instruction fetch that may be anything but a hit in way 0. */
 static VG_REGPARM(1) void cg_h_fetch(const CgSimInstr *i)
 {
    cg_access(&cache_I1, i->addr, i->len, i->misses);
@@ -639,27 +644,118 @@ static VG_REGPARM(3) void cg_h_data(ULong *misses, Addr ea, UWord size)
 
 /* The same for the common sizes, one argument fewer: every emitted call
    site is a few bytes smaller, and the translation cache with it. */
-#define CG_DATA_HELPER(n)                                                \
-   static VG_REGPARM(2) void cg_h_data##n(ULong *misses, Addr ea)        \
-   {                                                                     \
-      cg_access(&cache_D1, ea, n, misses);                               \
+#define CG_DATA_HELPER(n, SUFFIX, ATTR, ACCESS)                            \
+   static ATTR VG_REGPARM(2) void cg_h_data##n##SUFFIX(ULong *misses,     \
+                                                        Addr ea)           \
+   {                                                                       \
+      ACCESS(&cache_D1, ea, n, misses);                                    \
    }
-CG_DATA_HELPER(1)
-CG_DATA_HELPER(2)
-CG_DATA_HELPER(4)
-CG_DATA_HELPER(8)
-CG_DATA_HELPER(16)
-CG_DATA_HELPER(32)
 
-static const struct {
-   Int size;
-   const HChar *name;
-   void *fn;
-} cg_sized_data_helpers[] = {
-   { 1, "cg_h_data1", cg_h_data1 },   { 2, "cg_h_data2", cg_h_data2 },
-   { 4, "cg_h_data4", cg_h_data4 },   { 8, "cg_h_data8", cg_h_data8 },
-   { 16, "cg_h_data16", cg_h_data16 }, { 32, "cg_h_data32", cg_h_data32 },
+/* The helpers for fetches and for data accesses of the common sizes, as a
+   set of functions that do their references with ACCESS. */
+typedef struct {
+   void *fetch;
+   void *data[6];                /* sizes 1, 2, 4, 8, 16, 32 */
+} CgHelperSet;
+
+static const Int cg_data_helper_sizes[6] = { 1, 2, 4, 8, 16, 32 };
+static const HChar *const cg_data_helper_names[6] = {
+   "cg_h_data1", "cg_h_data2", "cg_h_data4", "cg_h_data8", "cg_h_data16",
+   "cg_h_data32",
 };
+
+#define CG_DATA_HELPERS(SUFFIX, ATTR, ACCESS)                              \
+   CG_DATA_HELPER(1, SUFFIX, ATTR, ACCESS)                                 \
+   CG_DATA_HELPER(2, SUFFIX, ATTR, ACCESS)                                 \
+   CG_DATA_HELPER(4, SUFFIX, ATTR, ACCESS)                                 \
+   CG_DATA_HELPER(8, SUFFIX, ATTR, ACCESS)                                 \
+   CG_DATA_HELPER(16, SUFFIX, ATTR, ACCESS)                                \
+   CG_DATA_HELPER(32, SUFFIX, ATTR, ACCESS)
+#define CG_HELPER_SET(SUFFIX)                                              \
+   { cg_h_fetch##SUFFIX,                                                   \
+     { cg_h_data1##SUFFIX, cg_h_data2##SUFFIX, cg_h_data4##SUFFIX,         \
+       cg_h_data8##SUFFIX, cg_h_data16##SUFFIX, cg_h_data32##SUFFIX } }
+
+CG_DATA_HELPERS(, , cg_access)
+static const CgHelperSet cg_helpers_plain = CG_HELPER_SET();
+
+#ifdef CG_SIM_AVX2
+/* The same helpers compiled for AVX2, one set for each associativity that
+   has an AVX2 reference (4 * G ways), with that reference inline instead
+   of behind the cache's function pointer.  Their common path (a reference
+   that hits, in any way) makes no call and saves no registers: the rare
+   paths are the out-of-line functions below.  The instrumenter picks the
+   set of the cache's associativity when the cache uses the AVX2 reference
+   (cg_cache_vector_groups), so only hosts with AVX2 ever run them. */
+
+/* An access that missed the first-level cache: counted, then LL. */
+static __attribute__((noinline)) void cg_l1_missed(ULong *misses, Addr addr,
+                                                   UChar size)
+{
+   misses[0]++;
+   if (cg_ll_ref(addr, size))
+      misses[1]++;
+}
+
+/* An access of two lines. */
+static __attribute__((noinline)) void cg_access_straddle(struct cg_cache *l1,
+                                                         Addr addr, UChar size,
+                                                         ULong *misses)
+{
+   Addr first = addr >> l1->line_bits;
+   if (cg_cache_ref_straddle(l1, addr, size, first,
+                             (addr + size - 1) >> l1->line_bits))
+      cg_l1_missed(misses, addr, size);
+}
+
+#define CG_AVX2_HELPERS(G)                                                 \
+   static inline __attribute__((always_inline, target("avx2")))           \
+   void cg_access_v##G(struct cg_cache *l1, Addr addr, UChar size,         \
+                       ULong *misses)                                      \
+   {                                                                       \
+      Addr first = addr >> l1->line_bits;                                  \
+      if (__builtin_expect(first != (addr + size - 1) >> l1->line_bits,    \
+                           0)) {                                           \
+         cg_access_straddle(l1, addr, size, misses);                       \
+         return;                                                           \
+      }                                                                    \
+      uintptr_t *set = l1->tags + (first & l1->sets_min_1) * (4 * G);      \
+      if (set[0] != first && cg_ref_vector_avx2(set, first, G))            \
+         cg_l1_missed(misses, addr, size);                                 \
+   }                                                                       \
+   static __attribute__((target("avx2"))) VG_REGPARM(1)                   \
+   void cg_h_fetch_v##G(const CgSimInstr *i)                               \
+   {                                                                       \
+      cg_access_v##G(&cache_I1, i->addr, i->len, i->misses);               \
+   }                                                                       \
+   CG_DATA_HELPERS(_v##G, __attribute__((target("avx2"))), cg_access_v##G)
+CG_AVX2_HELPERS(1)
+CG_AVX2_HELPERS(2)
+CG_AVX2_HELPERS(3)
+CG_AVX2_HELPERS(4)
+
+/* Indexed by cg_cache_vector_groups (1 to 4). */
+static const CgHelperSet cg_helpers_avx2[5] = {
+   { 0, { 0 } },
+   CG_HELPER_SET(_v1), CG_HELPER_SET(_v2), CG_HELPER_SET(_v3),
+   CG_HELPER_SET(_v4),
+};
+#endif
+
+/* The helper sets the emitted code calls for I1 and for D1: chosen by
+   cg_configure_caches (cg_helpers_for). */
+static const CgHelperSet *helpers_I1 = &cg_helpers_plain;
+static const CgHelperSet *helpers_D1 = &cg_helpers_plain;
+
+static const CgHelperSet *cg_helpers_for(const struct cg_cache *c)
+{
+#ifdef CG_SIM_AVX2
+   UInt groups = cg_cache_vector_groups(c);
+   if (groups >= 1 && groups <= 4)
+      return &cg_helpers_avx2[groups];
+#endif
+   return &cg_helpers_plain;
+}
 
 /* A guarded load or store, which may not happen: it counts itself
    (counts: &Dr or &Dw of the line, followed by its two miss counters). */
@@ -985,7 +1081,7 @@ static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
       else
          guard = cg_or1(cgs, guard, cg_emit_not_way0(cgs, c, last));
    }
-   cg_emit_call(cgs, "cg_h_fetch", cg_h_fetch, 1,
+   cg_emit_call(cgs, "cg_h_fetch", helpers_I1->fetch, 1,
                 mkIRExprVec_1(cg_sim_arg(cgs, inode, COL_I1MR,
                                          CG_NOT_BRANCH)), guard);
 }
@@ -997,11 +1093,10 @@ static void cg_emit_data_access(CgState *cgs, const CgEvent *ev)
    IRAtom *guard = cg_emit_maybe_miss(cgs, &cache_D1, ev->atom, ev->size);
    ULong *misses = cg_counter(ev->inode->cc,
                               ev->kind == EV_DW ? COL_D1MW : COL_D1MR);
-   for (UInt i = 0; i < sizeof cg_sized_data_helpers
-                        / sizeof cg_sized_data_helpers[0]; i++)
-      if (cg_sized_data_helpers[i].size == ev->size) {
-         cg_emit_call(cgs, cg_sized_data_helpers[i].name,
-                      cg_sized_data_helpers[i].fn, 2,
+   for (UInt i = 0; i < sizeof cg_data_helper_sizes
+                        / sizeof cg_data_helper_sizes[0]; i++)
+      if (cg_data_helper_sizes[i] == ev->size) {
+         cg_emit_call(cgs, cg_data_helper_names[i], helpers_D1->data[i], 2,
                       mkIRExprVec_2(cg_ptr(cgs, misses), ev->atom), guard);
          return;
       }
@@ -2189,6 +2284,8 @@ static void cg_configure_caches(void)
    cg_init_cache(&cache_I1, &I1, static_tags_I1, "cg.sim.I1");
    cg_init_cache(&cache_D1, &D1, static_tags_D1, "cg.sim.D1");
    cg_init_ll(&LL);
+   helpers_I1 = cg_helpers_for(&cache_I1);
+   helpers_D1 = cg_helpers_for(&cache_D1);
    desc_I1 = cache_I1.desc;
    desc_D1 = cache_D1.desc;
    desc_LL = cache_LL.desc;

@@ -48,48 +48,12 @@
    four ways to a register.  The scalar scan exits at a position the host
    cannot predict (on sqlite, a third of such references hit way 1, the
    rest are spread over the others), which costs more than the whole
-   vector version.  The code is compiled for AVX2 only inside these
-   functions and chosen at run time, so the tool still runs on any x86-64
-   host. */
+   vector version.  The code (cg_ref_vector_avx2, in cg_sim.h so that
+   helpers compiled for AVX2 can inline it) is compiled for AVX2 only
+   inside these functions and chosen at run time, so the tool still runs
+   on any x86-64 host. */
 
-#if defined(__x86_64__) && defined(__GNUC__) && UINTPTR_MAX == UINT64_MAX
-#include <immintrin.h>
-#define CG_SIM_AVX2 1
-
-static inline __attribute__((always_inline, target("avx2")))
-int cg_ref_vector_avx2(uintptr_t *set, uintptr_t block, uint32_t groups)
-{
-   const __m256i b = _mm256_set1_epi64x((long long)block);
-   const __m256i four = _mm256_set1_epi64x(4);
-   __m256i old[4], prev, pos1, index;
-   uint32_t match = 0, ways = 4 * groups, g;
-
-   for (g = 0; g < groups; g++) {
-      old[g] = _mm256_loadu_si256((const __m256i *)(set + 4 * g));
-      match |= (uint32_t)_mm256_movemask_pd(
-                  _mm256_castsi256_pd(_mm256_cmpeq_epi64(old[g], b)))
-               << (4 * g);
-   }
-   /* p + 1, in every lane: way i takes its predecessor's tag iff i < p + 1. */
-   pos1 = _mm256_set1_epi64x(
-      (long long)__builtin_ctz(match | 1u << (ways - 1)) + 1);
-   prev = b;                      /* the "predecessor" of way 0 */
-   index = _mm256_setr_epi64x(0, 1, 2, 3);
-   for (g = 0; g < groups; g++) {
-      /* Ways 4g-1 .. 4g+2: the group moved down by one, its first lane
-         from the last way of the previous group. */
-      __m256i shifted = _mm256_blend_epi32(
-         _mm256_permute4x64_epi64(old[g], _MM_SHUFFLE(2, 1, 0, 0)),
-         _mm256_permute4x64_epi64(prev, _MM_SHUFFLE(3, 3, 3, 3)), 0x03);
-      __m256i take = _mm256_cmpgt_epi64(pos1, index);
-      _mm256_storeu_si256((__m256i *)(set + 4 * g),
-                          _mm256_blendv_epi8(old[g], shifted, take));
-      prev = old[g];
-      index = _mm256_add_epi64(index, four);
-   }
-   return match == 0;
-}
-
+#ifdef CG_SIM_AVX2
 #define CG_REF_VECTOR(n)                                                    \
    static __attribute__((target("avx2")))                                  \
    int cg_ref_vector##n(uintptr_t *set, uintptr_t block)                   \
@@ -114,6 +78,12 @@ static int cg_host_has_avx2(void)
    return known;
 }
 #endif
+
+uint32_t cg_cache_vector_groups(const struct cg_cache *c)
+{
+   /* The AVX2 functions are the only vector references. */
+   return c->ref_vector != 0 ? (uint32_t)c->assoc / 4 : 0;
+}
 
 int cg_cache_use_vector(struct cg_cache *c, int enable)
 {

@@ -122,6 +122,72 @@ int cg_cache_ref_straddle(struct cg_cache *c, cg_addr_t addr, uint8_t size,
       return c->ref_vector(set, block);
 CG_DEFINE_REF_BLOCK(cg_cache_ref_block, uintptr_t, tags, CG_REF_VECTOR_PATH)
 
+#if defined(__x86_64__) && defined(__GNUC__) && UINTPTR_MAX == UINT64_MAX
+#include <immintrin.h>
+#define CG_SIM_AVX2 1
+
+/* The AVX2 reference that missed way 0 of a set of 4 * groups full-width
+   tags (the method is described in cg_sim.c).  Returns 1 on a miss, 0 on a
+   hit.  Only code compiled for AVX2 can inline it. */
+static inline __attribute__((always_inline, target("avx2")))
+int cg_ref_vector_avx2(uintptr_t *set, uintptr_t block, uint32_t groups)
+{
+   const __m256i b = _mm256_set1_epi64x((long long)block);
+   const __m256i four = _mm256_set1_epi64x(4);
+   __m256i old[4], prev, pos1, index;
+   uint32_t match = 0, ways = 4 * groups, g;
+
+   for (g = 0; g < groups; g++) {
+      old[g] = _mm256_loadu_si256((const __m256i *)(set + 4 * g));
+      match |= (uint32_t)_mm256_movemask_pd(
+                  _mm256_castsi256_pd(_mm256_cmpeq_epi64(old[g], b)))
+               << (4 * g);
+   }
+   /* p + 1, in every lane: way i takes its predecessor's tag iff i < p + 1. */
+   pos1 = _mm256_set1_epi64x(
+      (long long)__builtin_ctz(match | 1u << (ways - 1)) + 1);
+   prev = b;                      /* the "predecessor" of way 0 */
+   index = _mm256_setr_epi64x(0, 1, 2, 3);
+   for (g = 0; g < groups; g++) {
+      /* Ways 4g-1 .. 4g+2: the group moved down by one, its first lane
+         from the last way of the previous group. */
+      __m256i shifted = _mm256_blend_epi32(
+         _mm256_permute4x64_epi64(old[g], _MM_SHUFFLE(2, 1, 0, 0)),
+         _mm256_permute4x64_epi64(prev, _MM_SHUFFLE(3, 3, 3, 3)), 0x03);
+      __m256i take = _mm256_cmpgt_epi64(pos1, index);
+      _mm256_storeu_si256((__m256i *)(set + 4 * g),
+                          _mm256_blendv_epi8(old[g], shifted, take));
+      prev = old[g];
+      index = _mm256_add_epi64(index, four);
+   }
+   return match == 0;
+}
+
+/* cg_cache_ref for a cache that uses the AVX2 vector reference for
+   4 * groups ways (cg_cache_vector_groups(c) == groups), with that
+   reference inline rather than behind c->ref_vector: for callers that are
+   compiled for AVX2 themselves and only run where the host has it. */
+static inline __attribute__((always_inline, target("avx2")))
+int cg_cache_ref_avx2(struct cg_cache *c, cg_addr_t addr, uint8_t size,
+                      uint32_t groups)
+{
+   cg_addr_t first = addr >> c->line_bits;
+   cg_addr_t last = (addr + size - 1) >> c->line_bits;
+   uintptr_t *set;
+
+   if (__builtin_expect(first != last, 0))
+      return cg_cache_ref_straddle(c, addr, size, first, last);
+   set = c->tags + (size_t)(first & c->sets_min_1) * (4 * groups);
+   if (__builtin_expect(set[0] == first, 1))
+      return 0;
+   return cg_ref_vector_avx2(set, first, groups);
+}
+#endif
+
+/* 0, or n if c uses the AVX2 vector reference for 4 * n ways (then
+   cg_cache_ref_avx2 may be used with groups n instead of cg_cache_ref). */
+uint32_t cg_cache_vector_groups(const struct cg_cache *c);
+
 /* Whether the host can run a vector version of the full-width reference
    for caches of assoc ways; if so, and if enable is non-zero, c uses it
    from now on (enable 0 goes back to the scalar loop).  Returns whether c

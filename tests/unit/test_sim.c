@@ -558,9 +558,32 @@ struct geometry {
    uintptr_t base;
 };
 
-/* The random comparison, with the vector references where the host and
-   the associativity have them (vector 1) or with the scalar loop only. */
-static void check_against_reference(int vector)
+#ifdef CG_SIM_AVX2
+/* cg_cache_ref_avx2 as the tool's AVX2 helpers use it: compiled for AVX2,
+   with the number of groups a constant. */
+static __attribute__((target("avx2")))
+int ref_avx2(struct cg_cache *c, uintptr_t addr, uint8_t len)
+{
+   switch (cg_cache_vector_groups(c)) {
+   case 1: return cg_cache_ref_avx2(c, addr, len, 1);
+   case 2: return cg_cache_ref_avx2(c, addr, len, 2);
+   case 3: return cg_cache_ref_avx2(c, addr, len, 3);
+   case 4: return cg_cache_ref_avx2(c, addr, len, 4);
+   }
+   abort();
+}
+#endif
+
+/* How check_against_reference references the cache. */
+enum ref_mode {
+   REF_SCALAR,       /* cg_cache_ref with the scalar loop only */
+   REF_VECTOR,       /* cg_cache_ref, with the vector reference if any */
+   REF_INLINE_AVX2   /* cg_cache_ref_avx2 where the cache has the AVX2
+                        reference, cg_cache_ref elsewhere */
+};
+
+/* The random comparison of one way of referencing the cache. */
+static void check_against_reference(enum ref_mode mode)
 {
    static const struct geometry geos[] = {
       { 24576, 6, 64, 0 },
@@ -588,7 +611,7 @@ static void check_against_reference(int vector)
       if (store == NULL)
          exit(2);
       cg_cache_init(&c, &cfg, store);
-      if (!vector)
+      if (mode == REF_SCALAR)
          CHECK_EQ(cg_cache_use_vector(&c, 0), 0);
       ref_init(&r, (uintptr_t)geo->size, (uintptr_t)geo->assoc,
                (uintptr_t)geo->line);
@@ -600,7 +623,12 @@ static void check_against_reference(int vector)
          random_access(geo->base, (uintptr_t)geo->size, (uintptr_t)geo->line,
                        &addr, &len);
          mru = cg_cache_ref_is_mru(&c, addr, (uint8_t)len);
-         got = cg_cache_ref(&c, addr, (uint8_t)len);
+#ifdef CG_SIM_AVX2
+         if (mode == REF_INLINE_AVX2 && cg_cache_vector_groups(&c) != 0)
+            got = ref_avx2(&c, addr, (uint8_t)len);
+         else
+#endif
+            got = cg_cache_ref(&c, addr, (uint8_t)len);
          want = ref_access(&r, addr, len);
          misses += got;
          if (got != want || (mru && got != HIT)) {
@@ -622,12 +650,17 @@ static void check_against_reference(int vector)
 
 static void test_against_reference(void)
 {
-   check_against_reference(1);
+   check_against_reference(REF_VECTOR);
 }
 
 static void test_against_reference_scalar(void)
 {
-   check_against_reference(0);
+   check_against_reference(REF_SCALAR);
+}
+
+static void test_against_reference_inline_avx2(void)
+{
+   check_against_reference(REF_INLINE_AVX2);
 }
 
 /* Which caches get a vector reference: only full-width tags of 4, 8, 12
@@ -654,8 +687,10 @@ static void test_vector_choice(void)
          exit(2);
       cg_cache_init(&c, &cfg, store);
       CHECK_EQ(c.ref_vector != 0, want);
+      CHECK_EQ(cg_cache_vector_groups(&c), want ? (uint32_t)a / 4 : 0);
       CHECK_EQ(cg_cache_use_vector(&c, 0), 0);
       CHECK(c.ref_vector == 0);
+      CHECK_EQ(cg_cache_vector_groups(&c), 0);
       CHECK_EQ(cg_cache_use_vector(&c, 1), want);
       /* Compact tags never: the vector code reads full-width ones ... */
       cg_cache_init32_zeroed(&c, &cfg, store32);
@@ -836,6 +871,7 @@ int main(void)
    RUN(test_is_mru);
    RUN(test_against_reference);
    RUN(test_against_reference_scalar);
+   RUN(test_against_reference_inline_avx2);
    RUN(test_vector_choice);
    RUN(test_hierarchy_against_reference);
    return unit_finish("test_sim");
