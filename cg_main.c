@@ -417,8 +417,9 @@ static CgLineCC *cg_get_lineCC(Addr addr)
 
 /* What a helper needs to know of an instruction whose fetch or branch it
    simulates: its address and length, and the first of the counters it
-   adds misses to (I1mr, Bcm or Bim of the instruction's line).  A branch
-   always ends its group, and the branch's helper runs exactly when the
+   adds misses to (I1mr, Bcm or Bim of the instruction's line).  A fetch
+   also has its first line's set, a constant (set_off).  A branch always
+   ends its group, and the branch's helper runs exactly when the
    group's code runs: so it also counts the group's runs (count), which
    spares the group its inline counter increment.  The group's entry of
    counts[] lies in the same allocation, before the record: count_off is
@@ -427,7 +428,11 @@ static CgLineCC *cg_get_lineCC(Addr addr)
 typedef struct {
    Addr addr;
    ULong *misses;
-   UInt count_off;            /* branches: this - &counts[group], bytes */
+   union {
+      UInt count_off;         /* branches: this - &counts[group], bytes */
+      UInt set_off;           /* fetches: where the set of the first line
+                                 starts in I1's tags, in tags */
+   };
    UChar len;
    Bool inverted;             /* conditional: the guard means "not taken" */
    UChar cond_index;          /* conditional: cg_condpred_addr_index */
@@ -460,9 +465,9 @@ static Int fold_slot[CG_N_FOLDS];
    retired_sbs when a second translation with the same key appeared.  Freed
    when the core discards the translation. */
 typedef struct CgSBInfo {
-   struct CgSBInfo *next;     /* VgHashNode header: chain ... */
+   struct CgSBInfo *next;     /* VgHashNode header: chain (or, once retired,
+                                 the retired list) ... */
    UWord key;                 /* ... and key */
-   struct CgSBInfo *retired_next;
    UShort n_groups, n_ccs, n_sims, n_events;
    Bool collided;             /* another live translation shares the key */
 } CgSBInfo;
@@ -572,7 +577,7 @@ static void cg_fold_all(void)
    VG_(HT_ResetIter)(sb_table);
    for (CgSBInfo *sbi; (sbi = VG_(HT_Next)(sb_table)) != NULL; )
       cg_fold_sb(sbi);
-   for (CgSBInfo *sbi = retired_sbs; sbi; sbi = sbi->retired_next)
+   for (CgSBInfo *sbi = retired_sbs; sbi; sbi = sbi->next)
       cg_fold_sb(sbi);
 }
 
@@ -654,7 +659,8 @@ static VG_REGPARM(3) void cg_h_data(ULong *misses, Addr ea, UWord size)
 /* The helpers for fetches and for data accesses of the common sizes, as a
    set of functions that do their references with ACCESS. */
 typedef struct {
-   void *fetch;
+   void *fetch;                  /* any fetch */
+   void *fetch_1line;            /* a fetch within one line */
    void *data[6];                /* sizes 1, 2, 4, 8, 16, 32 */
 } CgHelperSet;
 
@@ -671,13 +677,13 @@ static const HChar *const cg_data_helper_names[6] = {
    CG_DATA_HELPER(8, SUFFIX, ATTR, ACCESS)                                 \
    CG_DATA_HELPER(16, SUFFIX, ATTR, ACCESS)                                \
    CG_DATA_HELPER(32, SUFFIX, ATTR, ACCESS)
-#define CG_HELPER_SET(SUFFIX)                                              \
-   { cg_h_fetch##SUFFIX,                                                   \
+#define CG_HELPER_SET(SUFFIX, FETCH_1LINE)                                 \
+   { cg_h_fetch##SUFFIX, FETCH_1LINE,                                      \
      { cg_h_data1##SUFFIX, cg_h_data2##SUFFIX, cg_h_data4##SUFFIX,         \
        cg_h_data8##SUFFIX, cg_h_data16##SUFFIX, cg_h_data32##SUFFIX } }
 
 CG_DATA_HELPERS(, , cg_access)
-static const CgHelperSet cg_helpers_plain = CG_HELPER_SET();
+static const CgHelperSet cg_helpers_plain = CG_HELPER_SET(, cg_h_fetch);
 
 #ifdef CG_SIM_AVX2
 /* The same helpers compiled for AVX2, one set for each associativity that
@@ -728,6 +734,15 @@ static __attribute__((noinline)) void cg_access_straddle(struct cg_cache *l1,
    {                                                                       \
       cg_access_v##G(&cache_I1, i->addr, i->len, i->misses);               \
    }                                                                       \
+   /* A fetch within one line, called only when that line is not in way 0 \
+      of its set: the reference that misses way 0 and nothing else. */     \
+   static __attribute__((target("avx2"))) VG_REGPARM(1)                   \
+   void cg_h_fetch_1line_v##G(const CgSimInstr *i)                         \
+   {                                                                       \
+      if (cg_ref_vector_avx2(cache_I1.tags + i->set_off,                   \
+                             i->addr >> cache_I1.line_bits, G))            \
+         cg_l1_missed(i->misses, i->addr, i->len);                         \
+   }                                                                       \
    CG_DATA_HELPERS(_v##G, __attribute__((target("avx2"))), cg_access_v##G)
 CG_AVX2_HELPERS(1)
 CG_AVX2_HELPERS(2)
@@ -736,9 +751,11 @@ CG_AVX2_HELPERS(4)
 
 /* Indexed by cg_cache_vector_groups (1 to 4). */
 static const CgHelperSet cg_helpers_avx2[5] = {
-   { 0, { 0 } },
-   CG_HELPER_SET(_v1), CG_HELPER_SET(_v2), CG_HELPER_SET(_v3),
-   CG_HELPER_SET(_v4),
+   { 0, 0, { 0 } },
+   CG_HELPER_SET(_v1, cg_h_fetch_1line_v1),
+   CG_HELPER_SET(_v2, cg_h_fetch_1line_v2),
+   CG_HELPER_SET(_v3, cg_h_fetch_1line_v3),
+   CG_HELPER_SET(_v4, cg_h_fetch_1line_v4),
 };
 #endif
 
@@ -1081,7 +1098,8 @@ static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
       else
          guard = cg_or1(cgs, guard, cg_emit_not_way0(cgs, c, last));
    }
-   cg_emit_call(cgs, "cg_h_fetch", helpers_I1->fetch, 1,
+   cg_emit_call(cgs, "cg_h_fetch",
+                last == first ? helpers_I1->fetch_1line : helpers_I1->fetch, 1,
                 mkIRExprVec_1(cg_sim_arg(cgs, inode, COL_I1MR,
                                          CG_NOT_BRANCH)), guard);
 }
@@ -1461,7 +1479,6 @@ static void cg_finish_sb(CgState *cgs, Addr key)
    CgSBInfo *sbi = cg_sb_alloc(cg_sb_bytes(&shape));
    *sbi = shape;
    sbi->key = key;
-   sbi->retired_next = NULL;
    sbi->collided = False;
 
    ULong *counts = cg_sb_counts(sbi);
@@ -1481,8 +1498,14 @@ static void cg_finish_sb(CgState *cgs, Addr key)
       sims[r].addr = inode->addr;
       sims[r].len = inode->len;
       sims[r].misses = cg_counter(inode->cc, (CgColumnId)w[1]);
-      sims[r].count_off = w[2] == CG_NOT_BRANCH
-         ? 0 : (UInt)((HChar *)&sims[r] - (HChar *)&counts[w[2] >> 1]);
+      if (w[2] == CG_NOT_BRANCH)
+         sims[r].set_off = clo_cache_sim
+            ? ((UInt)(inode->addr >> cache_I1.line_bits) & cache_I1.sets_min_1)
+              * (UInt)cache_I1.assoc
+            : 0;
+      else
+         sims[r].count_off =
+            (UInt)((HChar *)&sims[r] - (HChar *)&counts[w[2] >> 1]);
       sims[r].inverted = w[2] != CG_NOT_BRANCH && (w[2] & 1);
       sims[r].cond_index = (UChar)cg_condpred_addr_index(&cond_predictor,
                                                          inode->addr);
@@ -1506,7 +1529,7 @@ static void cg_finish_sb(CgState *cgs, Addr key)
    CgSBInfo *old = VG_(HT_remove)(sb_table, key);
    if (old) {
       old->collided = True;
-      old->retired_next = retired_sbs;
+      old->next = retired_sbs;
       retired_sbs = old;
       sbi->collided = True;
    }
@@ -1585,7 +1608,7 @@ static void cg_discard_superblock_info(Addr orig_addr, VexGuestExtents vge)
    tl_assert(sbi != NULL);
    cg_fold_sb(sbi);
    if (sbi->collided) {
-      sbi->retired_next = retired_sbs;
+      sbi->next = retired_sbs;
       retired_sbs = sbi;
    } else {
       cg_sb_free(sbi);
