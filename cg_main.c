@@ -623,16 +623,23 @@ static inline int cg_ll_ref(Addr addr, UChar size)
    return cg_cache_ref(&cache_LL, addr, size);
 }
 
+/* An access that missed the first-level cache: counted, then LL.  Out of
+   line: it is rare, and the helpers reach it by a tail jump. */
+static __attribute__((noinline)) void cg_l1_missed(ULong *misses, Addr addr,
+                                                   UChar size)
+{
+   misses[0]++;
+   if (cg_ll_ref(addr, size))
+      misses[1]++;
+}
+
 /* Inlined into every helper: the call and register saves of a shared
    out-of-line copy cost as much as a typical (most-recent-way) access. */
 static inline __attribute__((always_inline))
 void cg_access(struct cg_cache *l1, Addr addr, UChar size, ULong *misses)
 {
-   if (cg_cache_ref(l1, addr, size)) {
-      misses[0]++;
-      if (cg_ll_ref(addr, size))
-         misses[1]++;
-   }
+   if (cg_cache_ref(l1, addr, size))
+      cg_l1_missed(misses, addr, size);
 }
 
 /* An instruction fetch that may be anything but a hit in way 0. */
@@ -690,18 +697,10 @@ static const CgHelperSet cg_helpers_plain = CG_HELPER_SET(, cg_h_fetch);
    has an AVX2 reference (4 * G ways), with that reference inline instead
    of behind the cache's function pointer.  Their common path (a reference
    that hits, in any way) makes no call and saves no registers: the rare
-   paths are the out-of-line functions below.  The instrumenter picks the
-   set of the cache's associativity when the cache uses the AVX2 reference
-   (cg_cache_vector_groups), so only hosts with AVX2 ever run them. */
-
-/* An access that missed the first-level cache: counted, then LL. */
-static __attribute__((noinline)) void cg_l1_missed(ULong *misses, Addr addr,
-                                                   UChar size)
-{
-   misses[0]++;
-   if (cg_ll_ref(addr, size))
-      misses[1]++;
-}
+   paths are out of line (cg_l1_missed, cg_access_straddle).  The
+   instrumenter picks the set of the cache's associativity when the cache
+   uses the AVX2 reference (cg_cache_vector_groups), so only hosts with
+   AVX2 ever run them. */
 
 /* An access of two lines. */
 static __attribute__((noinline)) void cg_access_straddle(struct cg_cache *l1,
@@ -725,8 +724,7 @@ static __attribute__((noinline)) void cg_access_straddle(struct cg_cache *l1,
          cg_access_straddle(l1, addr, size, misses);                       \
          return;                                                           \
       }                                                                    \
-      uintptr_t *set = l1->tags + (first & l1->sets_min_1) * (4 * G);      \
-      if (set[0] != first && cg_ref_vector_avx2(set, first, G))            \
+      if (cg_cache_ref_block_avx2(l1, first, G))                           \
          cg_l1_missed(misses, addr, size);                                 \
    }                                                                       \
    static __attribute__((target("avx2"))) VG_REGPARM(1)                   \
@@ -1059,7 +1057,7 @@ static IRAtom *cg_emit_maybe_miss(CgState *cgs, const struct cg_cache *c,
 static IRAtom *cg_emit_not_way0(CgState *cgs, const struct cg_cache *c,
                                 Addr block)
 {
-   const uintptr_t *slot = &c->tags[(block & c->sets_min_1) * c->assoc];
+   const uintptr_t *slot = &c->tags[cg_cache_set_offset(c, block)];
    IRType ty = cgs->hword_ty;
    IRAtom *tag = cg_assign(cgs, ty, IRExpr_Load(Iend_LE, ty, cg_ptr(cgs, slot)));
    return cg_assign(cgs, Ity_I1,
@@ -1500,8 +1498,8 @@ static void cg_finish_sb(CgState *cgs, Addr key)
       sims[r].misses = cg_counter(inode->cc, (CgColumnId)w[1]);
       if (w[2] == CG_NOT_BRANCH)
          sims[r].set_off = clo_cache_sim
-            ? ((UInt)(inode->addr >> cache_I1.line_bits) & cache_I1.sets_min_1)
-              * (UInt)cache_I1.assoc
+            ? (UInt)cg_cache_set_offset(&cache_I1,
+                                        inode->addr >> cache_I1.line_bits)
             : 0;
       else
          sims[r].count_off =

@@ -85,6 +85,13 @@ void cg_sim_straddle_panic(cg_addr_t addr, unsigned size,
 int cg_cache_ref_straddle(struct cg_cache *c, cg_addr_t addr, uint8_t size,
                           cg_addr_t first_block, cg_addr_t last_block);
 
+/* Where the set of block starts in c's tags (in tags, not bytes). */
+static inline size_t cg_cache_set_offset(const struct cg_cache *c,
+                                         cg_addr_t block)
+{
+   return (size_t)(block & c->sets_min_1) * (uint32_t)c->assoc;
+}
+
 /* References one block in its set with LRU replacement.  Returns 1 on a
    miss, 0 on a hit.  A hit in way 0 changes nothing; any other outcome
    moves the block to way 0, pushing the ways before its old place (all
@@ -97,7 +104,7 @@ int cg_cache_ref_straddle(struct cg_cache *c, cg_addr_t addr, uint8_t size,
    static inline int name(struct cg_cache *c, tag_t block)                  \
    {                                                                        \
       uint32_t assoc = (uint32_t)c->assoc;                                  \
-      tag_t *set = c->tag_array + (size_t)(block & c->sets_min_1) * assoc;  \
+      tag_t *set = c->tag_array + cg_cache_set_offset(c, block);            \
       tag_t moving;                                                         \
       uint32_t i;                                                           \
                                                                             \
@@ -163,24 +170,34 @@ int cg_ref_vector_avx2(uintptr_t *set, uintptr_t block, uint32_t groups)
    return match == 0;
 }
 
-/* cg_cache_ref for a cache that uses the AVX2 vector reference for
+/* cg_cache_ref_block for a cache that uses the AVX2 vector reference for
    4 * groups ways (cg_cache_vector_groups(c) == groups), with that
    reference inline rather than behind c->ref_vector: for callers that are
    compiled for AVX2 themselves and only run where the host has it. */
+static inline __attribute__((always_inline, target("avx2")))
+int cg_cache_ref_block_avx2(struct cg_cache *c, uintptr_t block,
+                            uint32_t groups)
+{
+   uintptr_t *set = c->tags + (size_t)(block & c->sets_min_1) * (4 * groups);
+
+   if (__builtin_expect(set[0] == block, 1))
+      return 0;
+   return cg_ref_vector_avx2(set, block, groups);
+}
+
+/* cg_cache_ref the same way.  (The tool's helpers call
+   cg_cache_ref_block_avx2 themselves, keeping the two-line case out of
+   line.) */
 static inline __attribute__((always_inline, target("avx2")))
 int cg_cache_ref_avx2(struct cg_cache *c, cg_addr_t addr, uint8_t size,
                       uint32_t groups)
 {
    cg_addr_t first = addr >> c->line_bits;
    cg_addr_t last = (addr + size - 1) >> c->line_bits;
-   uintptr_t *set;
 
    if (__builtin_expect(first != last, 0))
       return cg_cache_ref_straddle(c, addr, size, first, last);
-   set = c->tags + (size_t)(first & c->sets_min_1) * (4 * groups);
-   if (__builtin_expect(set[0] == first, 1))
-      return 0;
-   return cg_ref_vector_avx2(set, first, groups);
+   return cg_cache_ref_block_avx2(c, first, groups);
 }
 #endif
 
@@ -238,7 +255,7 @@ static inline int cg_cache_ref_is_mru(const struct cg_cache *c,
    cg_addr_t last = (addr + size - 1) >> c->line_bits;
 
    return first == last
-          && c->tags[(size_t)(first & c->sets_min_1) * (uint32_t)c->assoc]
+          && c->tags[cg_cache_set_offset(c, first)]
              == first;
 }
 
