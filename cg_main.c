@@ -25,8 +25,11 @@
 
    Simulation.  A fetch in the same line as the previous fetch of the block
    hits the most recently used way and changes nothing: it is not
-   simulated.  Other fetches and data accesses are tested inline for that
-   same case, and the helper is called only when the test fails.  A branch
+   simulated, and an instruction that starts in that line and ends in the
+   next is simulated as a reference to the next line alone.  Other fetches
+   and data accesses are tested inline for that same case, and the helper
+   is called only when the test fails (and then goes straight to the
+   vector code below, which is right for a way-0 hit too).  A branch
    always ends its group, and its helper (always called: the predictors
    change on every branch) also counts the group's runs.  Helpers run in
    program order at the flush point, so the simulated caches see exactly
@@ -418,7 +421,7 @@ static CgLineCC *cg_get_lineCC(Addr addr)
 /* What a helper needs to know of an instruction whose fetch or branch it
    simulates: its address and length, and the first of the counters it
    adds misses to (I1mr, Bcm or Bim of the instruction's line).  A fetch
-   also has its first line's set, a constant (set_off).  A branch always
+   also has its last line's set, a constant (set_off).  A branch always
    ends its group, and the branch's helper runs exactly when the
    group's code runs: so it also counts the group's runs (count), which
    spares the group its inline counter increment.  The group's entry of
@@ -430,11 +433,10 @@ typedef struct {
    ULong *misses;
    union {
       UInt count_off;         /* branches: this - &counts[group], bytes */
-      UInt set_off;           /* fetches: where the set of the first line
+      UInt set_off;           /* fetches: where the set of the last line
                                  starts in I1's tags, in tags */
    };
    UChar len;
-   Bool inverted;             /* conditional: the guard means "not taken" */
    UChar cond_index;          /* conditional: cg_condpred_addr_index */
 } CgSimInstr;
 
@@ -667,7 +669,8 @@ static VG_REGPARM(3) void cg_h_data(ULong *misses, Addr ea, UWord size)
    set of functions that do their references with ACCESS. */
 typedef struct {
    void *fetch;                  /* any fetch */
-   void *fetch_1line;            /* a fetch within one line */
+   void *fetch_last;             /* a fetch whose lines before its last
+                                    are known to be in way 0 */
    void *data[6];                /* sizes 1, 2, 4, 8, 16, 32 */
 } CgHelperSet;
 
@@ -684,8 +687,8 @@ static const HChar *const cg_data_helper_names[6] = {
    CG_DATA_HELPER(8, SUFFIX, ATTR, ACCESS)                                 \
    CG_DATA_HELPER(16, SUFFIX, ATTR, ACCESS)                                \
    CG_DATA_HELPER(32, SUFFIX, ATTR, ACCESS)
-#define CG_HELPER_SET(SUFFIX, FETCH_1LINE)                                 \
-   { cg_h_fetch##SUFFIX, FETCH_1LINE,                                      \
+#define CG_HELPER_SET(SUFFIX, FETCH_LAST)                                  \
+   { cg_h_fetch##SUFFIX, FETCH_LAST,                                       \
      { cg_h_data1##SUFFIX, cg_h_data2##SUFFIX, cg_h_data4##SUFFIX,         \
        cg_h_data8##SUFFIX, cg_h_data16##SUFFIX, cg_h_data32##SUFFIX } }
 
@@ -724,7 +727,7 @@ static __attribute__((noinline)) void cg_access_straddle(struct cg_cache *l1,
          cg_access_straddle(l1, addr, size, misses);                       \
          return;                                                           \
       }                                                                    \
-      if (cg_cache_ref_block_avx2(l1, first, G))                           \
+      if (cg_cache_ref_block_avx2(l1, first, G, 0))                        \
          cg_l1_missed(misses, addr, size);                                 \
    }                                                                       \
    static __attribute__((target("avx2"))) VG_REGPARM(1)                   \
@@ -732,13 +735,15 @@ static __attribute__((noinline)) void cg_access_straddle(struct cg_cache *l1,
    {                                                                       \
       cg_access_v##G(&cache_I1, i->addr, i->len, i->misses);               \
    }                                                                       \
-   /* A fetch within one line, called only when that line is not in way 0 \
-      of its set: the reference that misses way 0 and nothing else. */     \
+   /* A fetch whose lines before its last are in way 0 (see                \
+      cg_emit_fetch), called only when its last line is not: the          \
+      reference that misses way 0 and nothing else. */                     \
    static __attribute__((target("avx2"))) VG_REGPARM(1)                   \
-   void cg_h_fetch_1line_v##G(const CgSimInstr *i)                         \
+   void cg_h_fetch_last_v##G(const CgSimInstr *i)                          \
    {                                                                       \
       if (cg_ref_vector_avx2(cache_I1.tags + i->set_off,                   \
-                             i->addr >> cache_I1.line_bits, G))            \
+                             (i->addr + i->len - 1) >> cache_I1.line_bits, \
+                             G))                                           \
          cg_l1_missed(i->misses, i->addr, i->len);                         \
    }                                                                       \
    CG_DATA_HELPERS(_v##G, __attribute__((target("avx2"))), cg_access_v##G)
@@ -750,10 +755,10 @@ CG_AVX2_HELPERS(4)
 /* Indexed by cg_cache_vector_groups (1 to 4). */
 static const CgHelperSet cg_helpers_avx2[5] = {
    { 0, 0, { 0 } },
-   CG_HELPER_SET(_v1, cg_h_fetch_1line_v1),
-   CG_HELPER_SET(_v2, cg_h_fetch_1line_v2),
-   CG_HELPER_SET(_v3, cg_h_fetch_1line_v3),
-   CG_HELPER_SET(_v4, cg_h_fetch_1line_v4),
+   CG_HELPER_SET(_v1, cg_h_fetch_last_v1),
+   CG_HELPER_SET(_v2, cg_h_fetch_last_v2),
+   CG_HELPER_SET(_v3, cg_h_fetch_last_v3),
+   CG_HELPER_SET(_v4, cg_h_fetch_last_v4),
 };
 #endif
 
@@ -782,11 +787,11 @@ static VG_REGPARM(3) void cg_h_data_guarded(ULong *counts, Addr ea,
 }
 
 /* No branch on the outcome: it is data to the host (see cg_branchpred.h). */
-static VG_REGPARM(2) void cg_h_cond_branch(const CgSimInstr *i, UWord guard)
+static VG_REGPARM(2) void cg_h_cond_branch(const CgSimInstr *i, UWord taken)
 {
    (*cg_sim_count(i))++;
    *i->misses += (ULong)cg_condpred_update_at(&cond_predictor, i->cond_index,
-                                              (int)(guard ^ i->inverted));
+                                              (int)taken);
 }
 
 static VG_REGPARM(2) void cg_h_ind_branch(const CgSimInstr *i, UWord target)
@@ -816,7 +821,7 @@ typedef enum { EV_IR, EV_DR, EV_DW, EV_DM, EV_BC, EV_BI } CgEventKind;
 typedef struct {
    CgEventKind kind;
    const CgInstr *inode;
-   Int size;          /* data events: bytes accessed; Bc: inverted */
+   Int size;          /* data events: bytes accessed */
    IRAtom *atom;      /* data address; Bc: the guard (host word); Bi: target */
 } CgEvent;
 
@@ -856,7 +861,7 @@ typedef struct {
    Addr last_iblock;
    CgScratch ccs;               /* CgLineCC*: the block's distinct lines */
    CgScratch sims;              /* triples: instruction index, column,
-                                   group << 1 | inverted (branches) or ~0 */
+                                   group (branches) or CG_NOT_BRANCH */
    CgScratch fixups;            /* pairs: IRConst*, CG_FIX_* code */
    CgScratch group_sizes;       /* events per group */
    CgScratch fold_codes;        /* all events, group after group */
@@ -1070,36 +1075,39 @@ static IRAtom *cg_or1(CgState *cgs, IRAtom *a, IRAtom *b)
    return cg_assign(cgs, Ity_I1, IRExpr_Binop(Iop_Or1, a, b));
 }
 
-/* The fetch of an instruction.  Not simulated at all when it is known to
-   hit the most recently used way of I1: the same single line as the
-   previous fetch of this block (no other fetch came in between, so that
-   line is still in way 0).  Otherwise tested inline. */
+/* The fetch of an instruction.  The previous fetch of this block left its
+   last line in way 0 of its set (no other fetch came in between), so if
+   the instruction starts in that line, that part of the fetch is a hit
+   that changes nothing: an instruction within that line is not simulated
+   at all, and one that goes on into the next line is simulated as a
+   reference to that line alone (its miss, if any, still goes to LL as the
+   whole fetch).  Every line the fetch still needs is tested inline for
+   way 0, and the helper is called when the test fails. */
 static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
 {
    const struct cg_cache *c = &cache_I1;
    Addr first = inode->addr >> c->line_bits;
    Addr last = (inode->addr + inode->len - 1) >> c->line_bits;
-   Bool known_hit = cgs->have_last_iblock && first == last
-                    && first == cgs->last_iblock;
-   IRAtom *guard = NULL;
+   Bool first_known = cgs->have_last_iblock && first == cgs->last_iblock;
+   IRAtom *guard;
 
    cgs->have_last_iblock = True;
    cgs->last_iblock = last;
-   if (known_hit)
+   if (first_known && first == last)
       return;
-   /* The lines are constants, and so are their sets.  A fetch spanning two
-      lines changes nothing if each is in way 0 of its own set. */
-   guard = cg_emit_not_way0(cgs, c, first);
-   if (last != first) {
+   /* The lines are constants, and so are their sets. */
+   guard = cg_emit_not_way0(cgs, c, last);
+   if (!first_known && first != last) {
       if (c->sets == 1)
          guard = NULL;              /* both lines in one set: call always */
       else
-         guard = cg_or1(cgs, guard, cg_emit_not_way0(cgs, c, last));
+         guard = cg_or1(cgs, cg_emit_not_way0(cgs, c, first), guard);
    }
    cg_emit_call(cgs, "cg_h_fetch",
-                last == first ? helpers_I1->fetch_1line : helpers_I1->fetch, 1,
-                mkIRExprVec_1(cg_sim_arg(cgs, inode, COL_I1MR,
-                                         CG_NOT_BRANCH)), guard);
+                first_known || first == last ? helpers_I1->fetch_last
+                                             : helpers_I1->fetch,
+                1, mkIRExprVec_1(cg_sim_arg(cgs, inode, COL_I1MR,
+                                            CG_NOT_BRANCH)), guard);
 }
 
 /* A data access: the helper runs unless the inline test finds a hit in the
@@ -1147,14 +1155,14 @@ static void cg_flush_events(CgState *cgs)
       case EV_BC:
          cg_emit_call(cgs, "cg_h_cond_branch", cg_h_cond_branch, 2,
                       mkIRExprVec_2(cg_sim_arg(cgs, ev->inode, COL_BCM,
-                                               group << 1 | ev->size),
+                                               group),
                                     ev->atom), NULL);
          counted = True;
          break;
       case EV_BI:
          cg_emit_call(cgs, "cg_h_ind_branch", cg_h_ind_branch, 2,
                       mkIRExprVec_2(cg_sim_arg(cgs, ev->inode, COL_BIM,
-                                               group << 1),
+                                               group),
                                     ev->atom), NULL);
          counted = True;
          break;
@@ -1235,18 +1243,16 @@ static void cg_add_event_Dw(CgState *cgs, const CgInstr *inode, Int size,
    ev->atom = ea;
 }
 
-/* A conditional (EV_BC, atom: the exit's guard as a host word, meaning
-   "taken" unless inverted) or indirect (EV_BI, atom: target) branch. */
+/* A conditional (EV_BC, atom: 1 if taken, 0 if not, as a host word) or
+   indirect (EV_BI, atom: target) branch. */
 static void cg_add_event_branch(CgState *cgs, CgEventKind kind,
-                                const CgInstr *inode, IRAtom *atom,
-                                Bool inverted)
+                                const CgInstr *inode, IRAtom *atom)
 {
    tl_assert(isIRAtom(atom));
    if (!clo_branch_sim)
       return;
    CgEvent *ev = cg_new_event(cgs, kind, inode);
    ev->atom = atom;
-   ev->size = inverted;
 }
 
 /* A guarded load or store: it only counts if the guard holds. */
@@ -1369,15 +1375,17 @@ static void cg_do_Exit(CgState *cgs, const CgInstr *inode, const IRStmt *st)
          sea = (Addr)dst->Ico.U64;
       }
       /* If the optimiser turned the branch around, the side exit goes to
-         the next instruction and "taken" is the guard's negation (the
-         helper applies it). */
-      Bool inverted = nia == sea;
-      IRAtom *guard1 = cg_assign(cgs, Ity_I1, st->Ist.Exit.guard);
-      IRAtom *guardw = cg_assign(cgs, ty,
+         the next instruction and "taken" is the guard's negation, which
+         costs nothing: the instruction selector inverts the condition
+         code it sets. */
+      IRAtom *guard1 = st->Ist.Exit.guard;
+      IRAtom *taken = nia == sea
+         ? cg_assign(cgs, Ity_I1, IRExpr_Unop(Iop_Not1, guard1)) : guard1;
+      IRAtom *takenw = cg_assign(cgs, ty,
                                  IRExpr_Unop(ty == Ity_I32 ? Iop_1Uto32
                                                            : Iop_1Uto64,
-                                             guard1));
-      cg_add_event_branch(cgs, EV_BC, inode, guardw, inverted);
+                                             taken));
+      cg_add_event_branch(cgs, EV_BC, inode, takenw);
    }
    cg_flush_events(cgs);
 }
@@ -1452,7 +1460,7 @@ static void cg_do_block_end(CgState *cgs, const IRSB *sb_in, const CgInstr *inod
    case Iex_Const:
       break;
    case Iex_RdTmp:
-      cg_add_event_branch(cgs, EV_BI, inode, sb_in->next, False);
+      cg_add_event_branch(cgs, EV_BI, inode, sb_in->next);
       break;
    default:
       tl_assert(0 && "non-flat block end");
@@ -1499,12 +1507,12 @@ static void cg_finish_sb(CgState *cgs, Addr key)
       if (w[2] == CG_NOT_BRANCH)
          sims[r].set_off = clo_cache_sim
             ? (UInt)cg_cache_set_offset(&cache_I1,
-                                        inode->addr >> cache_I1.line_bits)
+                                        (inode->addr + inode->len - 1)
+                                        >> cache_I1.line_bits)
             : 0;
       else
          sims[r].count_off =
-            (UInt)((HChar *)&sims[r] - (HChar *)&counts[w[2] >> 1]);
-      sims[r].inverted = w[2] != CG_NOT_BRANCH && (w[2] & 1);
+            (UInt)((HChar *)&sims[r] - (HChar *)&counts[w[2]]);
       sims[r].cond_index = (UChar)cg_condpred_addr_index(&cond_predictor,
                                                          inode->addr);
    }

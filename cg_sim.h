@@ -133,9 +133,10 @@ CG_DEFINE_REF_BLOCK(cg_cache_ref_block, uintptr_t, tags, CG_REF_VECTOR_PATH)
 #include <immintrin.h>
 #define CG_SIM_AVX2 1
 
-/* The AVX2 reference that missed way 0 of a set of 4 * groups full-width
-   tags (the method is described in cg_sim.c).  Returns 1 on a miss, 0 on a
-   hit.  Only code compiled for AVX2 can inline it. */
+/* The AVX2 reference to a set of 4 * groups full-width tags (the method
+   is described in cg_sim.c).  Returns 1 on a miss, 0 on a hit.  Meant for
+   references that missed way 0, but right for any: a block in way 0 is
+   written back in place.  Only code compiled for AVX2 can inline it. */
 static inline __attribute__((always_inline, target("avx2")))
 int cg_ref_vector_avx2(uintptr_t *set, uintptr_t block, uint32_t groups)
 {
@@ -170,17 +171,27 @@ int cg_ref_vector_avx2(uintptr_t *set, uintptr_t block, uint32_t groups)
    return match == 0;
 }
 
+/* The set of block in a cache of 4 * groups ways. */
+static inline uintptr_t *cg_cache_set_avx2(const struct cg_cache *c,
+                                           uintptr_t block, uint32_t groups)
+{
+   return c->tags + (size_t)(block & c->sets_min_1) * (4 * groups);
+}
+
 /* cg_cache_ref_block for a cache that uses the AVX2 vector reference for
    4 * groups ways (cg_cache_vector_groups(c) == groups), with that
    reference inline rather than behind c->ref_vector: for callers that are
-   compiled for AVX2 themselves and only run where the host has it. */
+   compiled for AVX2 themselves and only run where the host has it.  With
+   way0_first, a block in way 0 returns at once; without, every reference
+   takes the vector path, which is shorter for callers that have already
+   found the block not to be in way 0 (most of the time). */
 static inline __attribute__((always_inline, target("avx2")))
 int cg_cache_ref_block_avx2(struct cg_cache *c, uintptr_t block,
-                            uint32_t groups)
+                            uint32_t groups, int way0_first)
 {
-   uintptr_t *set = c->tags + (size_t)(block & c->sets_min_1) * (4 * groups);
+   uintptr_t *set = cg_cache_set_avx2(c, block, groups);
 
-   if (__builtin_expect(set[0] == block, 1))
+   if (way0_first && __builtin_expect(set[0] == block, 1))
       return 0;
    return cg_ref_vector_avx2(set, block, groups);
 }
@@ -190,14 +201,14 @@ int cg_cache_ref_block_avx2(struct cg_cache *c, uintptr_t block,
    line.) */
 static inline __attribute__((always_inline, target("avx2")))
 int cg_cache_ref_avx2(struct cg_cache *c, cg_addr_t addr, uint8_t size,
-                      uint32_t groups)
+                      uint32_t groups, int way0_first)
 {
    cg_addr_t first = addr >> c->line_bits;
    cg_addr_t last = (addr + size - 1) >> c->line_bits;
 
    if (__builtin_expect(first != last, 0))
       return cg_cache_ref_straddle(c, addr, size, first, last);
-   return cg_cache_ref_block_avx2(c, first, groups);
+   return cg_cache_ref_block_avx2(c, first, groups, way0_first);
 }
 #endif
 

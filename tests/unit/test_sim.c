@@ -560,15 +560,20 @@ struct geometry {
 
 #ifdef CG_SIM_AVX2
 /* cg_cache_ref_avx2 as the tool's AVX2 helpers use it: compiled for AVX2,
-   with the number of groups a constant. */
+   with the number of groups a constant, with or without the way-0 test
+   before the vector reference. */
 static __attribute__((target("avx2")))
-int ref_avx2(struct cg_cache *c, uintptr_t addr, uint8_t len)
+int ref_avx2(struct cg_cache *c, uintptr_t addr, uint8_t len, int way0_first)
 {
-   switch (cg_cache_vector_groups(c)) {
-   case 1: return cg_cache_ref_avx2(c, addr, len, 1);
-   case 2: return cg_cache_ref_avx2(c, addr, len, 2);
-   case 3: return cg_cache_ref_avx2(c, addr, len, 3);
-   case 4: return cg_cache_ref_avx2(c, addr, len, 4);
+   switch (cg_cache_vector_groups(c) * 2 + (way0_first != 0)) {
+   case 2: return cg_cache_ref_avx2(c, addr, len, 1, 0);
+   case 3: return cg_cache_ref_avx2(c, addr, len, 1, 1);
+   case 4: return cg_cache_ref_avx2(c, addr, len, 2, 0);
+   case 5: return cg_cache_ref_avx2(c, addr, len, 2, 1);
+   case 6: return cg_cache_ref_avx2(c, addr, len, 3, 0);
+   case 7: return cg_cache_ref_avx2(c, addr, len, 3, 1);
+   case 8: return cg_cache_ref_avx2(c, addr, len, 4, 0);
+   case 9: return cg_cache_ref_avx2(c, addr, len, 4, 1);
    }
    abort();
 }
@@ -578,8 +583,10 @@ int ref_avx2(struct cg_cache *c, uintptr_t addr, uint8_t len)
 enum ref_mode {
    REF_SCALAR,       /* cg_cache_ref with the scalar loop only */
    REF_VECTOR,       /* cg_cache_ref, with the vector reference if any */
-   REF_INLINE_AVX2   /* cg_cache_ref_avx2 where the cache has the AVX2
+   REF_INLINE_AVX2,  /* cg_cache_ref_avx2 where the cache has the AVX2
                         reference, cg_cache_ref elsewhere */
+   REF_INLINE_AVX2_ALL  /* the same, every reference through the vector
+                           code, way-0 hits included */
 };
 
 /* The random comparison of one way of referencing the cache. */
@@ -624,8 +631,9 @@ static void check_against_reference(enum ref_mode mode)
                        &addr, &len);
          mru = cg_cache_ref_is_mru(&c, addr, (uint8_t)len);
 #ifdef CG_SIM_AVX2
-         if (mode == REF_INLINE_AVX2 && cg_cache_vector_groups(&c) != 0)
-            got = ref_avx2(&c, addr, (uint8_t)len);
+         if ((mode == REF_INLINE_AVX2 || mode == REF_INLINE_AVX2_ALL)
+             && cg_cache_vector_groups(&c) != 0)
+            got = ref_avx2(&c, addr, (uint8_t)len, mode == REF_INLINE_AVX2);
          else
 #endif
             got = cg_cache_ref(&c, addr, (uint8_t)len);
@@ -661,6 +669,11 @@ static void test_against_reference_scalar(void)
 static void test_against_reference_inline_avx2(void)
 {
    check_against_reference(REF_INLINE_AVX2);
+}
+
+static void test_against_reference_inline_avx2_all(void)
+{
+   check_against_reference(REF_INLINE_AVX2_ALL);
 }
 
 /* Which caches get a vector reference: only full-width tags of 4, 8, 12
@@ -872,6 +885,7 @@ int main(void)
    RUN(test_against_reference);
    RUN(test_against_reference_scalar);
    RUN(test_against_reference_inline_avx2);
+   RUN(test_against_reference_inline_avx2_all);
    RUN(test_vector_choice);
    RUN(test_hierarchy_against_reference);
    return unit_finish("test_sim");
