@@ -652,8 +652,10 @@ static VG_REGPARM(1) void cg_h_fetch(const CgSimInstr *i)
    cg_access(&cache_I1, i->addr, i->len, i->misses);
 }
 
-/* A data read or write (misses: &D1mr or &D1mw of the line). */
-static VG_REGPARM(3) void cg_h_data(ULong *misses, Addr ea, UWord size)
+/* A data read or write (misses: &D1mr or &D1mw of the line).  The address
+   comes first in every data helper, so that a stub can supply misses (see
+   cg_data_stub). */
+static VG_REGPARM(3) void cg_h_data(Addr ea, ULong *misses, UWord size)
 {
    cg_access(&cache_D1, ea, (UChar)size, misses);
 }
@@ -796,6 +798,8 @@ static const CgHelperSet *cg_helpers_for(const struct cg_cache *c)
 #if defined(VGA_amd64)
 #define CG_STUB_BYTES 24
 #define CG_STUB_CHUNK 65536
+#define CG_STUB_MISSES_AT 2     /* where the stub's two immediates are */
+#define CG_STUB_HELPER_AT 12
 
 /* The stubs, found by their code: open addressing, at most half full. */
 static UChar **stub_slots;
@@ -847,8 +851,8 @@ static UInt cg_stub_slot(UWord misses, UWord helper)
    UInt h = (UInt)((misses >> 3) ^ (misses >> 17) ^ helper) * 2654435761u;
    for (UInt k = h & mask; ; k = (k + 1) & mask) {
       const UChar *c = stub_slots[k];
-      if (c == NULL
-          || (cg_get_imm64(c + 2) == misses && cg_get_imm64(c + 12) == helper))
+      if (c == NULL || (cg_get_imm64(c + CG_STUB_MISSES_AT) == misses
+                        && cg_get_imm64(c + CG_STUB_HELPER_AT) == helper))
          return k;
    }
 }
@@ -862,8 +866,9 @@ static void cg_stub_table_grow(void)
                             sizeof *stub_slots);
    for (UInt k = 0; k < old_size; k++)
       if (old[k])
-         stub_slots[cg_stub_slot(cg_get_imm64(old[k] + 2),
-                                 cg_get_imm64(old[k] + 12))] = old[k];
+         stub_slots[cg_stub_slot(cg_get_imm64(old[k] + CG_STUB_MISSES_AT),
+                                 cg_get_imm64(old[k] + CG_STUB_HELPER_AT))]
+            = old[k];
    if (old)
       VG_(free)(old);
 }
@@ -872,6 +877,8 @@ static void cg_stub_table_grow(void)
 static void *cg_data_stub(ULong *misses, UInt i)
 {
    UWord helper = (UWord)helpers_D1->data[i];
+   if (stubs_off)
+      return NULL;
    if (2 * (stub_count + 1) > stub_slots_size)
       cg_stub_table_grow();
    UInt k = cg_stub_slot((UWord)misses, helper);
@@ -882,10 +889,10 @@ static void *cg_data_stub(ULong *misses, UInt i)
       return NULL;
    code[0] = 0x48;                              /* movabs $misses, %rsi */
    code[1] = 0xBE;
-   cg_put_imm64(code + 2, (UWord)misses);
+   cg_put_imm64(code + CG_STUB_MISSES_AT, (UWord)misses);
    code[10] = 0x49;                             /* movabs $helper, %r11 */
    code[11] = 0xBB;
-   cg_put_imm64(code + 12, helper);
+   cg_put_imm64(code + CG_STUB_HELPER_AT, helper);
    code[20] = 0x41;                             /* jmp *%r11 */
    code[21] = 0xFF;
    code[22] = 0xE3;
@@ -946,7 +953,7 @@ typedef struct {
    CgEventKind kind;
    const CgInstr *inode;
    Int size;          /* data events: bytes accessed */
-   IRAtom *atom;      /* data address; Bc: the guard (host word); Bi: target */
+   IRAtom *atom;      /* data address; Bc: 1 if taken (host word); Bi: target */
 } CgEvent;
 
 /* A growable array of words used while one superblock is instrumented;
@@ -1255,7 +1262,7 @@ static void cg_emit_data_access(CgState *cgs, const CgEvent *ev)
          return;
       }
    cg_emit_call(cgs, "cg_h_data", cg_h_data, 3,
-                mkIRExprVec_3(cg_ptr(cgs, misses), ev->atom,
+                mkIRExprVec_3(ev->atom, cg_ptr(cgs, misses),
                               cg_hword_const(cgs, ev->size, NULL)),
                 guard);
 }

@@ -171,7 +171,8 @@ int cg_ref_vector_avx2(uintptr_t *set, uintptr_t block, uint32_t groups)
    return match == 0;
 }
 
-/* The set of block in a cache of 4 * groups ways. */
+/* The set of block in a cache of 4 * groups ways: cg_cache_set_offset
+   with the associativity a constant, so that the multiply is a shift. */
 static inline uintptr_t *cg_cache_set_avx2(const struct cg_cache *c,
                                            uintptr_t block, uint32_t groups)
 {
