@@ -1823,17 +1823,20 @@ static void cg_add_totals(CgTotals *t, const CgLineCC *cc)
 typedef struct {
    Int fd;
    Int used;
-   Bool failed;
+   Int err;                      /* errno of the first failed write, or 0 */
    HChar buf[1 << 16];
 } CgOut;
 
 static void cg_out_flush(CgOut *o)
 {
    Int off = 0;
-   while (off < o->used && !o->failed) {
+   while (off < o->used && o->err == 0) {
+      /* VG_(write) returns -errno on failure. */
       Int n = VG_(write)(o->fd, o->buf + off, o->used - off);
-      if (n <= 0)
-         o->failed = True;
+      if (n < 0)
+         o->err = -n;
+      else if (n == 0)
+         o->err = VKI_EIO;       /* no progress: do not spin */
       else
          off += n;
    }
@@ -1952,8 +1955,9 @@ static CgLineCC **cg_sorted_ccs(void)
 /* Statistics of the last profile written (--stats=yes). */
 static UInt stat_files_written, stat_fns_written, stat_lines_written;
 
-/* Writes the whole profile to fd; returns False on a write error. */
-static Bool cg_write_profile(Int fd)
+/* Writes the whole profile to fd; returns 0, or the errno of the first
+   write that failed. */
+static Int cg_write_profile(Int fd)
 {
    CgOut *o = VG_(malloc)("cg.main.out", sizeof *o);
    CgLineCC **v = cg_sorted_ccs();
@@ -1962,7 +1966,7 @@ static Bool cg_write_profile(Int fd)
 
    o->fd = fd;
    o->used = 0;
-   o->failed = False;
+   o->err = 0;
    stat_files_written = stat_fns_written = stat_lines_written = 0;
    cg_write_header(o);
    for (UInt i = 0; i < cc_count; i++) {
@@ -1995,10 +1999,10 @@ static Bool cg_write_profile(Int fd)
    cg_write_counts(o, sum);
    cg_out_flush(o);
 
-   Bool ok = !o->failed;
+   Int err = o->err;
    VG_(free)(v);
    VG_(free)(o);
-   return ok;
+   return err;
 }
 
 /* The file a path finally names, following symbolic links (relative
@@ -2043,41 +2047,127 @@ static Bool cg_path_exists(const HChar *path)
    return !sr_isError(VG_(stat)(path, &st));
 }
 
+/* The core's strerror (pub_core_syscall.h).  It is not among the tool
+   headers, but it is in the core library every tool is linked with, and
+   its signature has not changed since Valgrind 3.0.  The string is
+   constant. */
+extern const HChar *VG_(strerror)(UWord errnum);
+
+/* vki has no O_NOFOLLOW for Linux; this is the value of the generic
+   <asm/fcntl.h>, which amd64 and x86 use (arm, for one, differs). */
+#if defined(VGA_amd64) || defined(VGA_x86)
+#  define CG_O_NOFOLLOW 0400000
+#else
+#  error "CG_O_NOFOLLOW: give this architecture's O_NOFOLLOW"
+#endif
+
+/* The random part of a temporary file's name: 8 characters of 32, 40
+   bits.  An exclusive create that finds the name taken tries another,
+   CG_TMP_TRIES times in all. */
+#define CG_TMP_RANDOM 8
+#define CG_TMP_TRIES 100
+
+/* Fills s[0..n-1] with characters no other user can predict, from
+   /dev/urandom, or where that cannot be read, from the clock and the pid;
+   s[n] = '\0'. */
+static void cg_random_chars(HChar *s, Int n)
+{
+   static const HChar alphabet[32] = "abcdefghijklmnopqrstuvwxyz234567";
+   static UInt seed;
+   UChar bytes[CG_TMP_RANDOM];
+   Int got = 0;
+
+   tl_assert(n <= (Int)sizeof bytes);
+   SysRes sres = VG_(open)("/dev/urandom", VKI_O_RDONLY, 0);
+   if (!sr_isError(sres)) {
+      got = VG_(read)((Int)sr_Res(sres), bytes, n);
+      VG_(close)((Int)sr_Res(sres));
+   }
+   if (got != n) {
+      seed ^= VG_(read_millisecond_timer)() ^ ((UInt)VG_(getpid)() << 12);
+      for (Int i = 0; i < n; i++)
+         bytes[i] = (UChar)(VG_(random)(&seed) >> 24);
+   }
+   for (Int i = 0; i < n; i++)
+      s[i] = alphabet[bytes[i] % sizeof alphabet];
+   s[n] = '\0';
+}
+
+/* Creates a new temporary file "<file>.tmp.<pid>.<random>" beside file,
+   for writing.  The create is exclusive and does not follow a symbolic
+   link, so that nothing already at the name -- a stale file, or a link
+   someone planted there to redirect the write -- is ever opened; a name
+   that is taken is retried with new random characters.  The name is not
+   predictable either, so that nobody can take every name in advance.
+   Returns the open's result; *tmp is the name tried last (the caller
+   frees it). */
+static SysRes cg_create_temp(const HChar *file, HChar **tmp)
+{
+   HChar *name = VG_(malloc)("cg.main.tmpname",
+                             VG_(strlen)(file) + 24 + CG_TMP_RANDOM);
+   SysRes sres;
+
+   for (Int tries = 1; ; tries++) {
+      HChar rnd[CG_TMP_RANDOM + 1];
+      cg_random_chars(rnd, CG_TMP_RANDOM);
+      VG_(sprintf)(name, "%s.tmp.%d.%s", file, VG_(getpid)(), rnd);
+      sres = VG_(open)(name, VKI_O_CREAT | VKI_O_EXCL | CG_O_NOFOLLOW
+                             | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+      if (!sr_isError(sres) || sr_Err(sres) != VKI_EEXIST
+          || tries == CG_TMP_TRIES)
+         break;
+   }
+   *tmp = name;
+   return sres;
+}
+
+/* Prints that the profile named path is lost ("error: <head> '<path>'<tail>:
+   <why>"). */
+static void cg_report_lost(const HChar *head, const HChar *path,
+                           const HChar *tail, const HChar *why)
+{
+   VG_(umsg)("error: %s '%s'%s: %s\n", head, path, tail, why);
+   VG_(umsg)("       ... so detailed results will be missing.\n");
+}
+
 /* Writes the profile to path so that it is complete or absent: into a
-   temporary file beside the file path names (symbolic links followed),
-   renamed over it at the end; devices and FIFOs are written in place.
-   Returns False (and prints why) if that failed. */
+   new temporary file beside the file path names (symbolic links followed,
+   as upstream follows them), renamed over it at the end; devices and
+   FIFOs are written in place.  Returns False (and prints why) if that
+   failed. */
 static Bool cg_write_profile_file(const HChar *path)
 {
    HChar *file = cg_resolve_links(path);
    HChar *tmp = NULL;
    SysRes sres;
 
-   if (cg_is_special_file(file)) {
+   if (cg_is_special_file(file))
       sres = VG_(open)(file, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
                        VKI_S_IRUSR | VKI_S_IWUSR);
-   } else {
-      tmp = VG_(malloc)("cg.main.tmpname", VG_(strlen)(file) + 32);
-      VG_(sprintf)(tmp, "%s.tmp.%d", file, VG_(getpid)());
-      sres = VG_(open)(tmp, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
-                       VKI_S_IRUSR | VKI_S_IWUSR);
-   }
+   else
+      sres = cg_create_temp(file, &tmp);
    Bool ok = !sr_isError(sres);
    if (!ok) {
-      VG_(umsg)("error: can't open output data file '%s'\n", path);
-      VG_(umsg)("       ... so detailed results will be missing.\n");
+      cg_report_lost("can't open output data file", path, "",
+                     VG_(strerror)(sr_Err(sres)));
    } else {
       Int fd = (Int)sr_Res(sres);
-      ok = cg_write_profile(fd);
+      Int err = cg_write_profile(fd);
       VG_(close)(fd);
-      if (ok && tmp && VG_(rename)(tmp, file) != 0)
+      if (err != 0) {
+         cg_report_lost("writing output data file", path, " failed",
+                        VG_(strerror)((UWord)err));
          ok = False;
-      if (!ok) {
-         VG_(umsg)("error: writing output data file '%s' failed\n", path);
-         VG_(umsg)("       ... so detailed results will be missing.\n");
-         if (tmp)
-            VG_(unlink)(tmp);
+      } else if (tmp && VG_(rename)(tmp, file) != 0) {
+         /* VG_(rename) does not tell why. */
+         HChar *why = VG_(malloc)("cg.main.why", VG_(strlen)(tmp) + 32);
+         VG_(sprintf)(why, "cannot rename '%s' to it", tmp);
+         cg_report_lost("writing output data file", path, " failed", why);
+         VG_(free)(why);
+         ok = False;
       }
+      if (!ok && tmp)
+         VG_(unlink)(tmp);
    }
    if (tmp)
       VG_(free)(tmp);

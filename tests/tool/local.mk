@@ -55,6 +55,7 @@ TOOLTEST_PROGS = \
 	tests/tool/progs/status.c \
 	tests/tool/progs/strfuncs.c \
 	tests/tool/progs/switch.c \
+	tests/tool/progs/symlinker.c \
 	tests/tool/progs/threads.c \
 	tests/tool/progs/x87.c
 
