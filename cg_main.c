@@ -2262,6 +2262,57 @@ static void cg_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs,
 }
 
 /*------------------------------------------------------------*/
+/*--- The profile of a forked child                       ---*/
+/*------------------------------------------------------------*/
+
+/* The suffix a forked child adds to an output-file name without %p. */
+#define CG_CHILD_SUFFIX ".child.%p"
+
+/* Whether the output-file format has a %p directive (%%p is a '%' and a
+   'p'; a %q{...} name is skipped). */
+static Bool cg_out_file_has_pid(void)
+{
+   for (const HChar *s = clo_out_file; *s; s++) {
+      if (*s != '%')
+         continue;
+      s++;
+      if (*s == 'p')
+         return True;
+      if (*s == 'q' && s[1] == '{') {
+         while (s[1] && s[1] != '}')
+            s++;
+      }
+      if (*s == '\0')
+         break;
+   }
+   return False;
+}
+
+/* Without %p in the output-file name, a forked child would write the same
+   file as its parent and its siblings, and the process that exits last
+   would silently replace the others' profiles (upstream even interleaves
+   them).  So at the fork the child's name becomes "<name>.child.%p": it
+   writes "<name>.child.<its pid>", and its pre-exec profiles
+   "<name>.child.<pid>.pre-exec.<N>".  The new name is also added to the
+   options the core passes on at an exec (--trace-children=yes), so that a
+   program the child execs, which keeps its pid, writes that name too.
+   The children of a child have %p in their name already. */
+static void cg_atfork_child(ThreadId tid)
+{
+   static const HChar opt[] = "--cachegrind-out-file=";
+
+   if (cg_out_file_has_pid())
+      return;
+   SizeT len = VG_(strlen)(clo_out_file) + sizeof CG_CHILD_SUFFIX;
+   HChar *arg = VG_(malloc)("cg.main.childname", sizeof opt - 1 + len);
+   VG_(sprintf)(arg, "%s%s%s", opt, clo_out_file, CG_CHILD_SUFFIX);
+   /* The string stays in the core's list of options until exit, and
+      clo_out_file points into it. */
+   VG_(addToXA)(VG_(args_for_valgrind), &arg);
+   clo_out_file = arg + sizeof opt - 1;
+}
+
+/*------------------------------------------------------------*/
 /*--- Summary and statistics                               ---*/
 /*------------------------------------------------------------*/
 
@@ -2564,6 +2615,7 @@ static void cg_post_clo_init(void)
    }
    instr_enabled = clo_instr_at_start;
    sb_table = VG_(HT_construct)("cg.main.sbtable");
+   VG_(atfork)(NULL, NULL, cg_atfork_child);
 }
 
 static void cg_pre_clo_init(void)
