@@ -8,7 +8,10 @@
 #                      example program with the in-tree tool and show the
 #                      cg_annotate report
 #   ./build.sh check   the same set-up, then run every test (unit, CLI, tool,
-#                      install) and make distcheck
+#                      install) and make distcheck; where this machine cannot
+#                      run 32-bit programs, their tests are skipped, with the
+#                      reason (CG_RUN32=no or yes forces skipping or running
+#                      them: docs/testing.md)
 #   ./build.sh deps    only install the Debian packages (as root)
 #   ./build.sh build   only set up and build
 #
@@ -94,5 +97,5 @@ case ${1:-} in
     build) build ;;
     demo) demo ;;
     check) check ;;
-    *) sed -n '5,15p' "$0" >&2; exit 2 ;;
+    *) sed -n '/^# Usage:/,/stops\.$/p' "$0" >&2; exit 2 ;;
 esac
