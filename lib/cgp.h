@@ -70,18 +70,25 @@ enum {
 	CGP_EUSAGE = -6,    /* bad argument (e.g. a bad --mod-* expression) */
 };
 
-/* A message, owned by the struct; msg is NULL while no error was set. */
+/* A message, owned by the struct; msg is NULL while no error was set.
+ * errnum is the errno value behind a failed system call (the reason the
+ * message ends with), 0 for errors of the data. */
 struct cgp_error {
 	int code;
+	int errnum;
 	char *msg;
 };
 
-#define CGP_ERROR_INIT { 0, NULL }
+#define CGP_ERROR_INIT { 0, 0, NULL }
 
 /* Sets the message (printf-style) and returns code.  On allocation failure
  * the message becomes a fixed "out of memory" text. */
 int cgp_error_set(struct cgp_error *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same for a failed system call: the message gets ": " and
+ * strerror(errnum) appended, and errnum is kept in e->errnum. */
+int cgp_error_sys(struct cgp_error *e, int code, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 void cgp_error_release(struct cgp_error *e);
 
 /* ------------------------------------------------------------------------ */
@@ -344,23 +351,59 @@ int cgp_buf_add_pylist(struct cgp_buf *b, const int64_t *v, unsigned n);
  * Fails with CGP_EEVENTS when the events differ, CGP_EOVERFLOW. */
 int cgp_diff(struct cgp_profile *newp, const struct cgp_profile *old,
 	     struct cgp_error *err);
-/* cg_diff output of a diffed profile: keys sorted by (file, function),
- * one line-0 record each. */
-int cgp_write_diff(FILE *f, const struct cgp_profile *p, const char *path1,
-		   const char *path2, const char *cmd1, const char *cmd2);
-/* cg_merge output (current format, first-seen order). */
-int cgp_write_merge(FILE *f, const struct cgp_profile *p);
+/* Buffered output to a file descriptor, for the writers below.  Output
+ * goes into buf and on with write(2) when it is full or flushed.  The first
+ * failed write(2) is remembered (errnum) and later output dropped, so the
+ * error reported is the first one, with its reason. */
+struct cgp_out {
+	int fd;               /* borrowed: never closed here */
+	const char *name;     /* borrowed, for messages; NULL = "the output" */
+	size_t len;           /* bytes waiting in buf */
+	uint64_t written;     /* bytes that reached fd */
+	int errnum;           /* errno of the first failure, 0 if none */
+	char buf[1 << 16];
+};
 
-/* An output file that is complete or absent: written to a temporary name
+void cgp_out_init(struct cgp_out *o, int fd, const char *name);
+/* Appends n bytes (written out when the buffer is full); never fails: a
+ * failure is kept for cgp_out_flush(). */
+void cgp_out_add(struct cgp_out *o, const void *p, size_t n);
+/* Writes what is buffered.  0, or CGP_EIO with "cannot write 'name':
+ * strerror" ("cannot write the output: ..." without a name) and errnum
+ * set, if this or any earlier write failed. */
+int cgp_out_flush(struct cgp_out *o, struct cgp_error *err);
+/* write(2) of all n bytes, retried after EINTR and short writes: 0, or the
+ * errno value of the failure. */
+int cgp_write_all(int fd, const void *p, size_t n);
+
+/* cg_diff output of a diffed profile: keys sorted by (file, function),
+ * one line-0 record each; written and flushed.  0, or CGP_ENOMEM or
+ * cgp_out_flush()'s CGP_EIO with its message. */
+int cgp_write_diff(struct cgp_out *o, const struct cgp_profile *p,
+		   const char *path1, const char *path2, const char *cmd1,
+		   const char *cmd2, struct cgp_error *err);
+/* cg_merge output (current format, first-seen order); the same results. */
+int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
+		    struct cgp_error *err);
+
+/*
+ * An output file that is complete or absent: written to a temporary name
  * in the same folder and renamed over path by cgp_outfile_commit().  A
  * symbolic link is followed (the link stays); an existing non-regular file
- * (device, FIFO) is written in place instead, never replaced. */
+ * (device, FIFO) is written in place instead, never replaced.
+ */
 struct cgp_outfile {
-	FILE *f;
-	char *tmp, *path;
+	struct cgp_out out;   /* where the contents go */
+	char *tmp;            /* the temporary file, NULL when writing in place */
+	char *path;           /* the file replaced (symbolic links resolved) */
+	char *name;           /* the name as given, for messages */
 };
+/* Creates the temporary file (or opens a device or FIFO).  On failure
+ * returns CGP_EIO with "cannot create 'name': strerror" (or CGP_ENOMEM)
+ * and o holds nothing.  Async-signal-safe cleanup may unlink o->tmp. */
 int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *err);
-/* Flushes, syncs and renames; on any failure removes the temporary. */
+/* Flushes, syncs and renames; on any failure removes the temporary and
+ * returns CGP_EIO with "cannot write 'name': strerror". */
 int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *err);
 /* Removes the temporary (no-op after a commit). */
 void cgp_outfile_abort(struct cgp_outfile *o);

@@ -18,26 +18,54 @@
 /* Returned text when even the message cannot be allocated. */
 static char nomem_msg[] = "out of memory";
 
-int cgp_error_set(struct cgp_error *e, int code, const char *fmt, ...)
+/* Sets e to code and the message fmt/ap, followed by ": strerror(errnum)"
+ * when errnum is not 0. */
+static int error_vset(struct cgp_error *e, int code, int errnum, const char *fmt,
+		      va_list ap)
 {
-	va_list ap;
+	va_list aq;
+	const char *why = errnum ? strerror(errnum) : NULL;
+	size_t extra = why ? strlen(why) + 2 : 0;
 	int n;
 	char *m;
 
 	cgp_error_release(e);
 	e->code = code;
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	m = n < 0 ? NULL : malloc((size_t)n + 1);
+	e->errnum = errnum;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	m = n < 0 ? NULL : malloc((size_t)n + extra + 1);
 	if (!m) {
 		e->msg = nomem_msg;
 		return code;
 	}
-	va_start(ap, fmt);
 	vsnprintf(m, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if (why) {
+		memcpy(m + n, ": ", 2);
+		memcpy(m + n + 2, why, extra - 1); /* with its NUL */
+	}
 	e->msg = m;
+	return code;
+}
+
+int cgp_error_set(struct cgp_error *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_vset(e, code, 0, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int cgp_error_sys(struct cgp_error *e, int code, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_vset(e, code, errnum, fmt, ap);
+	va_end(ap);
 	return code;
 }
 
@@ -47,6 +75,7 @@ void cgp_error_release(struct cgp_error *e)
 		free(e->msg);
 	e->msg = NULL;
 	e->code = 0;
+	e->errnum = 0;
 }
 
 int cgp_buf_grow(struct cgp_buf *b, size_t extra)
@@ -230,14 +259,13 @@ int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
 	r->maxline = maxline;
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0)
-		return cgp_error_set(err, CGP_EIO, "cannot open '%s': %s", path,
-				     strerror(errno));
+		return cgp_error_sys(err, CGP_EIO, errno, "cannot open '%s'", path);
 	if (fstat(r->fd, &st) == 0) {
 		if (S_ISDIR(st.st_mode)) {
 			close(r->fd);
 			r->fd = -1;
-			return cgp_error_set(err, CGP_EIO, "cannot open '%s': %s",
-					     path, strerror(EISDIR));
+			return cgp_error_sys(err, CGP_EIO, EISDIR, "cannot open '%s'",
+					     path);
 		}
 		r->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 +
 			      st.st_mtim.tv_nsec;
@@ -276,8 +304,7 @@ static int fill(struct cgp_reader *r, struct cgp_error *err)
 		got = read(r->fd, r->buf + r->end, r->cap - r->end);
 	while (got < 0 && errno == EINTR);
 	if (got < 0)
-		return cgp_error_set(err, CGP_EIO, "cannot read '%s': %s", r->path,
-				     strerror(errno));
+		return cgp_error_sys(err, CGP_EIO, errno, "cannot read '%s'", r->path);
 	if (got == 0)
 		r->eof = 1;
 	r->end += (size_t)got;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cgp.h"
 #include "prog.h"
@@ -77,9 +78,11 @@ int main(int argc, char **argv)
 	struct cgp_profile p;
 	struct cgp_error err = CGP_ERROR_INIT;
 	struct cgp_read_opts ro;
-	FILE *f = stdout;
+	static struct cgp_out sout;
+	struct cgp_out *o = &sout;
 
 	prog_init(argv[0]);
+	prog_stdout_init();
 	ap_parse(&spec, argc, argv, on_option, &output, &files, &nfiles);
 
 	/* Create the output first, so that a bad path fails before the work
@@ -88,7 +91,9 @@ int main(int argc, char **argv)
 		if (cgp_outfile_open(&out, output, &err))
 			die_cgp(&err);
 		atexit(remove_partial_output);
-		f = out.f;
+		o = &out.out;
+	} else {
+		cgp_out_init(&sout, STDOUT_FILENO, "(stdout)");
 	}
 	cgp_profile_init(&p, CGP_MODE_MERGE);
 	memset(&ro, 0, sizeof ro);
@@ -96,14 +101,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < nfiles; i++)
 		if (cgp_profile_read(&p, files[i], &ro, &err))
 			die_cgp(&err);
-	if (cgp_write_merge(f, &p))
-		die(1, "cannot write '%s'", output ? output : "(stdout)");
-	if (output) {
-		if (cgp_outfile_commit(&out, &err))
-			die_cgp(&err);
-	} else {
-		finish_stdout();
-	}
+	if (cgp_write_merge(o, &p, &err) || (output && cgp_outfile_commit(&out, &err)))
+		die_cgp(&err);
 	cgp_profile_release(&p);
 	free(files);
 	return 0;

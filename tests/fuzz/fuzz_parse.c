@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <config.h>
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int fd = -1;
 static char path[64];
-static FILE *sink;
+static struct cgp_out sink;
 /* --mod-* expressions applied on the second read of a profile. */
 static struct cgp_subst *mod_fl, *mod_fn;
 
@@ -63,7 +64,7 @@ static void read_profile(enum cgp_mode mode, const uint8_t *data, size_t size)
 			check(rc, &err);
 		}
 		if (rc == 0)
-			cgp_write_diff(sink, &q, "a", "b", "c", "d");
+			check(cgp_write_diff(&sink, &q, "a", "b", "c", "d", &err), &err);
 		cgp_profile_release(&q);
 	} else if (rc == 0) {
 		o.negate = mode == CGP_MODE_ANNOTATE;
@@ -72,7 +73,7 @@ static void read_profile(enum cgp_mode mode, const uint8_t *data, size_t size)
 		rc = cgp_profile_read(&p, path, &o, &err);
 		check(rc, &err);
 		if (rc == 0 && mode == CGP_MODE_MERGE)
-			cgp_write_merge(sink, &p);
+			check(cgp_write_merge(&sink, &p, &err), &err);
 	}
 	cgp_error_release(&err);
 	cgp_profile_release(&p);
@@ -111,10 +112,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (fd < 0)
 			abort();
 		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-		sink = fopen("/dev/null", "w");
+		cgp_out_init(&sink, open("/dev/null", O_WRONLY), "/dev/null");
 		mod_fl = cgp_subst_new("s/^(.)(.*)$/\\2\\1/", &e);
 		mod_fn = cgp_subst_new("s/[0-9]*/#/g", &e);
-		if (!sink || !mod_fl || !mod_fn)
+		if (sink.fd < 0 || !mod_fl || !mod_fn)
 			abort();
 	}
 	if (size == 0)
