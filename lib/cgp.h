@@ -390,22 +390,31 @@ int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
  * An output file that is complete or absent: written to a temporary name
  * in the same folder and renamed over path by cgp_outfile_commit().  A
  * symbolic link is followed (the link stays); an existing non-regular file
- * (device, FIFO) is written in place instead, never replaced.
+ * (device, FIFO) is written in place instead, never replaced.  When no
+ * temporary file can be created beside an existing file (a read-only
+ * folder), that file is written in place (inplace set, and a warning text
+ * for the program to print); it is truncated only by the commit.
  */
 struct cgp_outfile {
 	struct cgp_out out;   /* where the contents go */
 	char *tmp;            /* the temporary file, NULL when writing in place */
 	char *path;           /* the file replaced (symbolic links resolved) */
 	char *name;           /* the name as given, for messages */
+	int inplace;          /* an existing file rewritten in place */
+	struct cgp_buf warning;  /* why it is in place ("" otherwise) */
 };
-/* Creates the temporary file (or opens a device or FIFO).  On failure
- * returns CGP_EIO with "cannot create 'name': strerror" (or CGP_ENOMEM)
- * and o holds nothing.  Async-signal-safe cleanup may unlink o->tmp. */
+/* Creates the temporary file (or opens a device, FIFO or, as above, the
+ * file itself).  On failure returns CGP_EIO with "cannot create 'name':
+ * strerror", naming the folder when it is the cause (or CGP_ENOMEM), and
+ * o holds nothing.  o->tmp is a stable C string until the commit or abort:
+ * a signal handler may unlink() it. */
 int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *err);
-/* Flushes, syncs and renames; on any failure removes the temporary and
- * returns CGP_EIO with "cannot write 'name': strerror". */
+/* Flushes, syncs and renames (in place: truncates to the new length); on
+ * any failure removes the temporary and returns CGP_EIO with "cannot write
+ * 'name': strerror".  o holds nothing afterwards. */
 int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *err);
-/* Removes the temporary (no-op after a commit). */
+/* Removes the temporary (no-op after a commit or abort); only for an o
+ * that cgp_outfile_open() succeeded on. */
 void cgp_outfile_abort(struct cgp_outfile *o);
 
 #endif

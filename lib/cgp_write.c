@@ -307,6 +307,62 @@ static int outfile_nomem(struct cgp_outfile *o, struct cgp_error *err)
 	return cgp_error_set(err, CGP_ENOMEM, "out of memory");
 }
 
+/* The folder of path, malloc'd: "." for a bare name, "/" at the root. */
+static char *folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+/*
+ * No temporary file could be made beside the target (errno e): a read-only
+ * folder, say.  Upstream would simply rewrite an existing file, so open it
+ * for writing in place, without truncating it yet (that happens when it
+ * is committed, so a failure before then leaves it as it was).  Otherwise
+ * the error names the folder as the cause.
+ */
+static int open_in_place(struct cgp_outfile *o, int exists, int e,
+			 struct cgp_error *err)
+{
+	char *dir = folder_of(o->path);
+	int fd = -1, rc;
+
+	if (!dir)
+		return outfile_nomem(o, err);
+	if (exists)
+		fd = open(o->path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		struct cgp_error w = CGP_ERROR_INIT;
+		cgp_error_sys(&w, CGP_EIO, e, "cannot create a temporary file in '%s'", dir);
+		free(dir);
+		if (cgp_buf_addf(&o->warning, "%s; writing '%s' in place, not atomically",
+				 w.msg, o->name)) {
+			cgp_error_release(&w);
+			close(fd);
+			return outfile_nomem(o, err);
+		}
+		cgp_error_release(&w);
+		o->out.fd = fd;
+		o->inplace = 1;
+		return 0;
+	}
+	if (exists)
+		rc = cgp_error_sys(err, CGP_EIO, errno, "cannot create '%s': cannot create "
+				   "a temporary file in '%s', nor write the file in place",
+				   o->name, dir);
+	else
+		rc = cgp_error_sys(err, CGP_EIO, e, "cannot create '%s': cannot create "
+				   "a file in '%s'", o->name, dir);
+	free(dir);
+	cgp_outfile_abort(o);
+	return rc;
+}
+
 int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *err)
 {
 	int fd, direct, exists, e;
@@ -314,6 +370,8 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
 	size_t n;
 
 	o->tmp = NULL;
+	o->inplace = 0;
+	o->warning = (struct cgp_buf)CGP_BUF_INIT(SIZE_MAX / 2);
 	o->name = strdup(path);
 	o->path = real_target(path, &direct, &mode, &exists);
 	cgp_out_init(&o->out, -1, o->name);
@@ -340,8 +398,11 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
 		e = errno;
 		free(o->tmp);
 		o->tmp = NULL;
-		cgp_outfile_abort(o);
-		return cgp_error_sys(err, CGP_EIO, e, "cannot create '%s'", path);
+		if (e == ENOENT || e == ENOTDIR) { /* no such folder */
+			cgp_outfile_abort(o);
+			return cgp_error_sys(err, CGP_EIO, e, "cannot create '%s'", path);
+		}
+		return open_in_place(o, exists, e, err);
 	}
 	/* mkstemp makes it 0600: keep the mode of the file replaced, or give
 	 * a new one the usual mode under the umask. */
@@ -359,13 +420,17 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
 
 int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *err)
 {
-	int e = 0;
+	int e = 0, bad = cgp_out_flush(&o->out, err) != 0;
 
-	if (cgp_out_flush(&o->out, err)) {
+	/* In place, the old contents end where the new ones do (after a
+	 * failed write: a clean prefix of the new, never a mixture). */
+	if (o->inplace && ftruncate(o->out.fd, (off_t)o->out.written) && !bad)
+		e = errno;
+	if (bad) {
 		cgp_outfile_abort(o);
 		return CGP_EIO;
 	}
-	if (o->tmp && fsync(o->out.fd))
+	if ((o->tmp || o->inplace) && !e && fsync(o->out.fd))
 		e = errno;
 	if (close(o->out.fd) && !e && errno != EINTR)
 		e = errno;
@@ -393,6 +458,8 @@ void cgp_outfile_abort(struct cgp_outfile *o)
 	free(o->tmp);
 	free(o->path);
 	free(o->name);
+	cgp_buf_release(&o->warning);
 	o->tmp = o->path = o->name = NULL;
 	o->out.name = NULL;
+	o->inplace = 0;
 }
