@@ -58,6 +58,19 @@ static int perr_quote(struct rstate *s, const char *what, const char *t, size_t 
 			     cut ? "..." : "");
 }
 
+/* Puts "file:line: " before the message already in s->err. */
+static void at_this_line(struct rstate *s)
+{
+	char *m = strdup(s->err->msg ? s->err->msg : "");
+
+	if (!m) {
+		cgp_error_set(s->err, CGP_ENOMEM, "out of memory");
+		return;
+	}
+	cgp_error_set(s->err, s->err->code, "%s:%llu: %s", s->r.path, lineno(s), m);
+	free(m);
+}
+
 static int nomem(struct rstate *s)
 {
 	return cgp_error_set(s->err, CGP_ENOMEM, "out of memory");
@@ -245,8 +258,12 @@ static struct cgp_name *mod_name(struct rstate *s, struct cgp_name *orig, int wh
 	if (orig->mod[which])
 		return (struct cgp_name *)orig->mod[which];
 	cgp_buf_reset(&s->p->tmp);
-	if (cgp_subst_apply(x, orig->s, orig->len, &s->p->tmp, s->err))
+	if (cgp_subst_apply(x, orig->s, orig->len, &s->p->tmp, s->err)) {
+		/* Matching failed (the match limit): say where. */
+		if (s->err->code != CGP_ENOMEM)
+			at_this_line(s);
 		return NULL;
+	}
 	m = cgp_names_intern(&s->p->tab.names, s->p->tmp.s ? s->p->tmp.s : "",
 			     s->p->tmp.len);
 	if (!m) {

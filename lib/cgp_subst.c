@@ -370,9 +370,13 @@ int cgp_subst_apply(const struct cgp_subst *x, const char *s, size_t n,
 			break;
 		if (rc < 0) {
 			PCRE2_UCHAR msg[256];
+			size_t q = n;
+			if (q > 60) /* quoted up to 60 bytes, not in mid-character */
+				for (q = 60; q > 56 && ((unsigned char)s[q] & 0xc0) == 0x80; q--)
+					;
 			pcre2_get_error_message(rc, msg, sizeof msg);
-			return cgp_error_set(err, CGP_EUSAGE, "regular expression failed on '%.*s': %s",
-					     (int)(n > 60 ? 60 : n), s, (char *)msg);
+			return cgp_error_set(err, CGP_EUSAGE, "regular expression failed on '%.*s'%s: %s",
+					     (int)q, s, q < n ? "..." : "", (char *)msg);
 		}
 		ov = pcre2_get_ovector_pointer(x->md);
 		if (cgp_buf_add(out, s + copied, ov[0] - copied) || expand(x, s, out))
