@@ -278,6 +278,7 @@ static void one_file(struct ann *a, struct cgp_file *f)
 		cgp_error_release(&err);
 		same = -1;
 	}
+	r.check_utf8 = 1;
 	put_fancy("Annotated source file: ", f->name->s, f->name->len);
 	if (same == -1) {
 		list_originals(f, "one or more of these original files are unreadable");

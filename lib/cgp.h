@@ -8,7 +8,10 @@
 
 /*
  * The format read and written here (a Cachegrind output file), one item per
- * line, lines ending in "\n", "\r\n" or "\r", text in UTF-8:
+ * line, lines ending in "\n", "\r\n" or "\r", text in UTF-8 -- except
+ * that TEXT, FILENAME, FUNCNAME and NAME may hold any bytes but NUL (the
+ * tool writes names as the debug information has them), which the writers
+ * pass on unchanged:
  *
  *   file     ::= desc* cmd events body
  *   desc     ::= "desc:" WS+ TEXT          (optional; 3.19 always wrote three)
@@ -114,7 +117,7 @@ void cgp_buf_reset(struct cgp_buf *b);
 void cgp_buf_release(struct cgp_buf *b);
 
 /* ------------------------------------------------------------------------ */
-/* Streaming line reader (universal newlines, UTF-8 checked)                */
+/* Streaming line reader (universal newlines, UTF-8 checked on request)     */
 /* ------------------------------------------------------------------------ */
 
 #define CGP_MAX_LINE (64u << 20) /* longest line accepted: 64 MiB */
@@ -132,23 +135,27 @@ struct cgp_reader {
 	uint64_t lineno;   /* read attempts so far, EOF included */
 	int64_t mtime_ns;  /* of the open file */
 	int had_nl;        /* the last line returned ended with a newline */
+	int check_utf8;    /* refuse lines that are not UTF-8 (default: no) */
 };
 
 /* Opens path for reading; on failure returns CGP_EIO with
- * "cannot open 'path': strerror" (directories included). */
+ * "cannot open 'path': strerror" (directories included).  Set check_utf8
+ * before the first cgp_reader_next() to have lines checked. */
 int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
 		    struct cgp_error *err);
 /* Returns 1 with *line and *len set to the next line (no terminator; valid
  * until the next call), 0 at end of file, or a negative code: CGP_EIO on
- * a read error, CGP_EPARSE for invalid UTF-8 or a line longer than
- * maxline (message "path:N: ..."). */
+ * a read error, CGP_EPARSE for a line longer than maxline or, with
+ * check_utf8, invalid UTF-8 (message "path:N: ..."). */
 int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 		    struct cgp_error *err);
 void cgp_reader_release(struct cgp_reader *r);
 
 /* 1 if s[0..n) is valid UTF-8 as Python's strict decoder defines it. */
 int cgp_utf8_valid(const char *s, size_t n);
-/* Number of code points in valid UTF-8 text (Python len()). */
+/* Number of characters in s[0..n): code points of valid UTF-8, and one
+ * per byte that is not part of a valid sequence (Python's len() of the
+ * text decoded with errors="surrogateescape"). */
 size_t cgp_utf8_len(const char *s, size_t n);
 /* Byte length of the white-space character at s (Python str.isspace()),
  * 0 if s[0] does not start one. */

@@ -166,14 +166,38 @@ int cgp_buf_add_pylist(struct cgp_buf *b, const int64_t *v, unsigned n)
 /* UTF-8 and white space                                                     */
 /* ------------------------------------------------------------------------ */
 
+/* Length of the valid UTF-8 sequence (as Python's strict decoder defines
+ * it: no overlong forms, no surrogates, nothing above U+10FFFF) that
+ * starts a non-ASCII byte at s, or 0 if none does. */
+static size_t utf8_seq(const unsigned char *s, const unsigned char *end)
+{
+	unsigned c = *s;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		return end - s >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		unsigned lo = c == 0xe0 ? 0xa0 : 0x80;
+		unsigned hi = c == 0xed ? 0x9f : 0xbf; /* no surrogates */
+		return end - s >= 3 && s[1] >= lo && s[1] <= hi &&
+		       (s[2] & 0xc0) == 0x80 ? 3 : 0;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		unsigned lo = c == 0xf0 ? 0x90 : 0x80;
+		unsigned hi = c == 0xf4 ? 0x8f : 0xbf;
+		return end - s >= 4 && s[1] >= lo && s[1] <= hi &&
+		       (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80 ? 4 : 0;
+	}
+	return 0;
+}
+
 int cgp_utf8_valid(const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str, *end = s + n;
 
 	while (s < end) {
-		unsigned c = *s;
+		size_t k;
 		/* Fast path: eight ASCII bytes at a time. */
-		if (c < 0x80) {
+		if (*s < 0x80) {
 			while (end - s >= 8) {
 				uint64_t w;
 				memcpy(&w, s, 8);
@@ -185,37 +209,24 @@ int cgp_utf8_valid(const char *str, size_t n)
 				s++;
 			continue;
 		}
-		if (c >= 0xc2 && c <= 0xdf) {
-			if (end - s < 2 || (s[1] & 0xc0) != 0x80)
-				return 0;
-			s += 2;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			unsigned lo = c == 0xe0 ? 0xa0 : 0x80;
-			unsigned hi = c == 0xed ? 0x9f : 0xbf; /* no surrogates */
-			if (end - s < 3 || s[1] < lo || s[1] > hi ||
-			    (s[2] & 0xc0) != 0x80)
-				return 0;
-			s += 3;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			unsigned lo = c == 0xf0 ? 0x90 : 0x80;
-			unsigned hi = c == 0xf4 ? 0x8f : 0xbf;
-			if (end - s < 4 || s[1] < lo || s[1] > hi ||
-			    (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
-				return 0;
-			s += 4;
-		} else {
+		k = utf8_seq(s, end);
+		if (!k)
 			return 0;
-		}
+		s += k;
 	}
 	return 1;
 }
 
-size_t cgp_utf8_len(const char *s, size_t n)
+size_t cgp_utf8_len(const char *str, size_t n)
 {
-	size_t i, k = 0;
+	const unsigned char *s = (const unsigned char *)str, *end = s + n;
+	size_t k = 0, q;
 
-	for (i = 0; i < n; i++)
-		k += ((unsigned char)s[i] & 0xc0) != 0x80;
+	while (s < end) {
+		q = *s < 0x80 ? 1 : utf8_seq(s, end);
+		s += q ? q : 1;   /* an invalid byte counts alone */
+		k++;
+	}
 	return k;
 }
 
@@ -233,7 +244,8 @@ size_t cgp_space_len(const char *s, const char *end)
 		       (p[0] >= 0x1c && p[0] <= 0x20);
 	if (p[0] == 0xc2 && left >= 2)
 		return (p[1] == 0x85 || p[1] == 0xa0) ? 2 : 0;
-	if ((p[0] & 0xf0) != 0xe0 || left < 3)
+	/* Names may hold any bytes: only a valid sequence is a space. */
+	if ((p[0] & 0xf0) != 0xe0 || utf8_seq(p, p + left) != 3)
 		return 0;
 	cp = ((p[0] & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu);
 	if (cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) || cp == 0x2028 ||
@@ -360,7 +372,7 @@ int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 		if (n > r->maxline)
 			return cgp_error_set(err, CGP_EPARSE, "%s:%llu: line too long",
 					     r->path, (unsigned long long)r->lineno);
-		if (!cgp_utf8_valid(p, n))
+		if (r->check_utf8 && !cgp_utf8_valid(p, n))
 			return cgp_error_set(err, CGP_EPARSE,
 					     "%s:%llu: invalid UTF-8 text", r->path,
 					     (unsigned long long)r->lineno);

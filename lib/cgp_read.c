@@ -51,7 +51,7 @@ static int perr_quote(struct rstate *s, const char *what, const char *t, size_t 
 	int cut = n > QUOTE_MAX;
 
 	if (cut) /* Do not cut a UTF-8 sequence in half. */
-		for (n = QUOTE_MAX; n > 0 && ((unsigned char)t[n] & 0xc0) == 0x80; n--)
+		for (n = QUOTE_MAX; n > QUOTE_MAX - 4 && ((unsigned char)t[n] & 0xc0) == 0x80; n--)
 			;
 	return cgp_error_set(s->err, CGP_EPARSE, "%s:%llu: %s '%.*s'%s",
 			     s->r.path, lineno(s), what, (int)n, t,

@@ -6,7 +6,9 @@
 /*
  * Upstream applies Python's re.sub(PATTERN, REPLACEMENT, name, count).
  * The pattern is compiled by PCRE2 with PCRE2_UTF | PCRE2_UCP, which gives
- * Python's Unicode meaning of \w, \d, \s and \b; PCRE2_CASELESS for "i".
+ * Python's Unicode meaning of \w, \d, \s and \b; PCRE2_CASELESS for "i";
+ * PCRE2_MATCH_INVALID_UTF for names that are not UTF-8 (which upstream
+ * cannot read at all).
  * Where PCRE2 and Python's re differ (documented in docs/companions.md):
  *   - PCRE2 accepts more syntax (\K, recursion, \p{..} classes, ...);
  *   - Python's "{,n}" (= {0,n}) is literal text in PCRE2 10.42;
@@ -255,7 +257,10 @@ struct cgp_subst *cgp_subst_new(const char *expr, struct cgp_error *err)
 	struct cgp_subst *x;
 	int found = 0, ecode;
 	PCRE2_SIZE eoff;
-	uint32_t opts = PCRE2_UTF | PCRE2_UCP;
+	/* Names may hold bytes that are not UTF-8: such a byte matches no
+	 * item of a pattern (a barrier no match crosses), the rest of the
+	 * name is matched as usual. */
+	uint32_t opts = PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF;
 
 	/* Python's "$" also matches before one final newline; "." never
 	 * matches a newline, so no other newline may occur. */

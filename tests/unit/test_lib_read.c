@@ -29,8 +29,9 @@ static const char *put(const char *name, const char *text, size_t n)
 	return path;
 }
 
-/* Reads all lines of path joined with "|"; returns the reader's result. */
-static int read_all(const char *path, size_t maxline, char *out, size_t cap,
+/* Reads all lines of path joined with "|"; returns the reader's result.
+ * Lines are checked for UTF-8 when utf8 is set. */
+static int read_all(const char *path, size_t maxline, int utf8, char *out, size_t cap,
 		    unsigned long long *lineno, struct cgp_error *err)
 {
 	struct cgp_reader r;
@@ -41,6 +42,7 @@ static int read_all(const char *path, size_t maxline, char *out, size_t cap,
 	out[0] = '\0';
 	if (rc)
 		return rc;
+	r.check_utf8 = utf8;
 	while ((rc = cgp_reader_next(&r, &line, &len, err)) > 0) {
 		if (k + len + 2 < cap) {
 			memcpy(out + k, line, len);
@@ -61,16 +63,16 @@ static void test_reader(void)
 	struct cgp_error err = CGP_ERROR_INIT;
 	int rc;
 
-	rc = read_all(put("a", "a\nb", 3), 100, out, sizeof out, &n, &err);
+	rc = read_all(put("a", "a\nb", 3), 100, 0, out, sizeof out, &n, &err);
 	CHECK(rc == 0 && !strcmp(out, "a|b|") && n == 3,
 	      "unterminated last line: rc %d out %s n %llu", rc, out, n);
-	rc = read_all(put("b", "a\r\nb\rc\n\nd\r", 10), 100, out, sizeof out, &n, &err);
+	rc = read_all(put("b", "a\r\nb\rc\n\nd\r", 10), 100, 0, out, sizeof out, &n, &err);
 	CHECK(rc == 0 && !strcmp(out, "a|b|c||d|") && n == 6,
 	      "universal newlines: rc %d out %s n %llu", rc, out, n);
-	rc = read_all(put("c", "", 0), 100, out, sizeof out, &n, &err);
+	rc = read_all(put("c", "", 0), 100, 0, out, sizeof out, &n, &err);
 	CHECK(rc == 0 && !strcmp(out, "") && n == 1, "empty file: n %llu", n);
 
-	rc = read_all(put("d", "short\nmuch too long a line\n", 27), 10, out, sizeof out, &n, &err);
+	rc = read_all(put("d", "short\nmuch too long a line\n", 27), 10, 0, out, sizeof out, &n, &err);
 	CHECK(rc == CGP_EPARSE && err.msg && strstr(err.msg, "/d:2: line too long"),
 	      "line too long: rc %d msg %s", rc, err.msg);
 	cgp_error_release(&err);
@@ -83,14 +85,28 @@ static void test_reader(void)
 		size_t len = strlen(bad[i]);
 		memcpy(text, "ok\nx", 4);
 		memcpy(text + 4, bad[i], len);
-		rc = read_all(put("e", text, len + 4), 100, out, sizeof out, &n, &err);
+		rc = read_all(put("e", text, len + 4), 100, 1, out, sizeof out, &n, &err);
 		CHECK(rc == CGP_EPARSE && err.msg && strstr(err.msg, ":2: invalid UTF-8"),
 		      "bad UTF-8 #%zu: rc %d", i, rc);
 		cgp_error_release(&err);
+		/* Unchecked (profiles), the bytes come through as they are. */
+		rc = read_all(put("e", text, len + 4), 100, 0, out, sizeof out, &n, &err);
+		CHECK(rc == 0 && !strncmp(out, "ok|x", 4) && !memcmp(out + 4, bad[i], len) &&
+		      out[4 + len] == '|', "unchecked bad UTF-8 #%zu: rc %d", i, rc);
+		/* One column per byte that is not part of a valid sequence. */
+		CHECK(cgp_utf8_len(text + 3, len + 1) == len + 1,
+		      "columns of bad UTF-8 #%zu: %zu", i, cgp_utf8_len(text + 3, len + 1));
 	}
 	CHECK(cgp_utf8_valid("\xf0\x9f\x98\x80 \xe2\x82\xac \xc3\xa9", 11), "valid UTF-8");
+	CHECK(cgp_utf8_len("\xf0\x9f\x98\x80 \xe2\x82\xac \xc3\xa9", 11) == 5, "columns of UTF-8");
+	CHECK(cgp_utf8_len("caf\xe9\xe2\x82", 6) == 6, "columns of Latin-1 and a cut sequence");
+	/* U+3000 is white space; e3 40 80 (which a careless decoder reads as
+	 * U+3000) is not, nor is a lone a0 (U+00A0 is c2 a0). */
+	CHECK(cgp_space_len("\xe3\x80\x80", "\xe3\x80\x80" + 3) == 3, "U+3000 is a space");
+	CHECK(cgp_space_len("\xe3\x40\x80", "\xe3\x40\x80" + 3) == 0, "e3 40 80 is not");
+	CHECK(cgp_space_len("\xa0", "\xa0" + 1) == 0, "a lone a0 is not");
 
-	rc = read_all("/nonexistent/x", 100, out, sizeof out, &n, &err);
+	rc = read_all("/nonexistent/x", 100, 0, out, sizeof out, &n, &err);
 	CHECK(rc == CGP_EIO && err.msg && strstr(err.msg, "No such file"), "missing file");
 	cgp_error_release(&err);
 }
