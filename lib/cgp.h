@@ -149,6 +149,9 @@ int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
  * check_utf8, invalid UTF-8 (message "path:N: ..."). */
 int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 		    struct cgp_error *err);
+/* Goes back to the start of the file (line 1 next); 0, or CGP_EIO with
+ * "cannot read 'path' again: strerror" (a pipe, say). */
+int cgp_reader_rewind(struct cgp_reader *r, struct cgp_error *err);
 void cgp_reader_release(struct cgp_reader *r);
 
 /* 1 if s[0..n) is valid UTF-8 as Python's strict decoder defines it. */

@@ -383,6 +383,17 @@ int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 	}
 }
 
+int cgp_reader_rewind(struct cgp_reader *r, struct cgp_error *err)
+{
+	if (lseek(r->fd, 0, SEEK_SET) < 0)
+		return cgp_error_sys(err, CGP_EIO, errno, "cannot read '%s' again", r->path);
+	r->pos = r->end = 0;
+	r->eof = 0;
+	r->lineno = 0;
+	r->had_nl = 0;
+	return 0;
+}
+
 void cgp_reader_release(struct cgp_reader *r)
 {
 	if (r->fd >= 0)

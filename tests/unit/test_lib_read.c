@@ -5,6 +5,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -109,6 +110,36 @@ static void test_reader(void)
 	rc = read_all("/nonexistent/x", 100, 0, out, sizeof out, &n, &err);
 	CHECK(rc == CGP_EIO && err.msg && strstr(err.msg, "No such file"), "missing file");
 	cgp_error_release(&err);
+}
+
+/* Rewinding starts again at line 1; a pipe cannot be rewound. */
+static void test_reader_rewind(void)
+{
+	struct cgp_reader r;
+	struct cgp_error err = CGP_ERROR_INIT;
+	const char *line;
+	size_t len;
+	int fd[2];
+	char path[64];
+
+	CHECK(cgp_reader_open(&r, put("rw", "one\ntwo\n", 8), 100, &err) == 0, "open rw");
+	CHECK(cgp_reader_next(&r, &line, &len, &err) == 1 && cgp_reader_next(&r, &line, &len, &err) == 1 &&
+	      len == 3 && !memcmp(line, "two", 3), "two lines");
+	CHECK(cgp_reader_rewind(&r, &err) == 0 && r.lineno == 0, "rewind");
+	CHECK(cgp_reader_next(&r, &line, &len, &err) == 1 && len == 3 && !memcmp(line, "one", 3) &&
+	      r.lineno == 1, "line 1 again");
+	cgp_reader_release(&r);
+
+	if (pipe(fd) == 0) {
+		snprintf(path, sizeof path, "/proc/self/fd/%d", fd[0]);
+		close(fd[1]);
+		CHECK(cgp_reader_open(&r, path, 100, &err) == 0, "open a pipe");
+		CHECK(cgp_reader_rewind(&r, &err) == CGP_EIO && err.errnum == ESPIPE && err.msg &&
+		      strstr(err.msg, "again: Illegal seek"), "pipe rewind: %s", err.msg);
+		cgp_error_release(&err);
+		cgp_reader_release(&r);
+		close(fd[0]);
+	}
 }
 
 /* A "\r\n" split across two reads of the reader's 1 MiB chunks. */
@@ -280,6 +311,7 @@ int main(void)
 		return 2;
 	}
 	test_reader();
+	test_reader_rewind();
 	test_reader_boundary();
 	test_modes();
 	test_subst();
