@@ -126,11 +126,15 @@ void cgp_buf_release(struct cgp_buf *b);
  * fails here instead of eating memory. */
 #define CGP_MAX_EVENTS 1024u
 
+/* Bytes asked for by each read(2) of the line reader. */
+#define CGP_READ_CHUNK (1u << 20)
+
 struct cgp_reader {
 	int fd;
 	const char *path;  /* borrowed, for messages */
 	char *buf;         /* owned */
 	size_t cap, pos, end, maxline;
+	size_t chunk;      /* bytes per read(2), >= 1; CGP_READ_CHUNK */
 	int eof;
 	uint64_t lineno;   /* read attempts so far, EOF included */
 	int64_t mtime_ns;  /* of the open file */
@@ -140,7 +144,9 @@ struct cgp_reader {
 
 /* Opens path for reading; on failure returns CGP_EIO with
  * "cannot open 'path': strerror" (directories included).  Set check_utf8
- * before the first cgp_reader_next() to have lines checked. */
+ * before the first cgp_reader_next() to have lines checked, or a smaller
+ * chunk (the tests do, to reach the refilling of the buffer with small
+ * inputs). */
 int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
 		    struct cgp_error *err);
 /* Returns 1 with *line and *len set to the next line (no terminator; valid
@@ -331,6 +337,7 @@ struct cgp_read_opts {
 	int (*check_events)(void *ctx, char **events, unsigned nev,
 			    struct cgp_error *err);
 	void *ctx;
+	size_t read_chunk;               /* the reader's chunk; 0 = default */
 };
 
 struct cgp_profile {

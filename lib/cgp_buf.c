@@ -258,8 +258,6 @@ size_t cgp_space_len(const char *s, const char *end)
 /* Line reader                                                               */
 /* ------------------------------------------------------------------------ */
 
-#define READ_CHUNK (1u << 20)
-
 int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
 		    struct cgp_error *err)
 {
@@ -269,6 +267,7 @@ int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
 	r->fd = -1;
 	r->path = path;
 	r->maxline = maxline;
+	r->chunk = CGP_READ_CHUNK;
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0)
 		return cgp_error_sys(err, CGP_EIO, errno, "cannot open '%s'", path);
@@ -297,14 +296,14 @@ static int fill(struct cgp_reader *r, struct cgp_error *err)
 		r->pos = 0;
 		r->end = keep;
 	}
-	if (r->cap - r->end < READ_CHUNK) {
-		size_t ncap = r->cap ? r->cap * 2 : 2 * READ_CHUNK;
+	if (r->cap - r->end < r->chunk) {
+		size_t ncap = r->cap ? r->cap * 2 : 2 * r->chunk;
 		char *p;
 		if (keep > r->maxline)
 			return cgp_error_set(err, CGP_EPARSE, "%s:%llu: line too long",
 					     r->path,
 					     (unsigned long long)r->lineno + 1);
-		while (ncap - r->end < READ_CHUNK)
+		while (ncap - r->end < r->chunk)
 			ncap *= 2;
 		p = realloc(r->buf, ncap);
 		if (!p)
@@ -312,8 +311,10 @@ static int fill(struct cgp_reader *r, struct cgp_error *err)
 		r->buf = p;
 		r->cap = ncap;
 	}
+	/* At most one chunk per read, so that the reads of a regular file
+	 * end at multiples of the chunk size (a small one in the tests). */
 	do
-		got = read(r->fd, r->buf + r->end, r->cap - r->end);
+		got = read(r->fd, r->buf + r->end, r->chunk);
 	while (got < 0 && errno == EINTR);
 	if (got < 0)
 		return cgp_error_sys(err, CGP_EIO, errno, "cannot read '%s'", r->path);

@@ -658,6 +658,8 @@ int cgp_profile_read(struct cgp_profile *p, const char *path,
 	rc = cgp_reader_open(&s.r, s.in->path, CGP_MAX_LINE, err);
 	if (rc)
 		return rc;
+	if (o->read_chunk)
+		s.r.chunk = o->read_chunk;
 	s.in->mtime_ns = s.r.mtime_ns;
 	rc = read_header(&s);
 	if (rc)

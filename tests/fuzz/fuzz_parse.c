@@ -4,14 +4,20 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 /*
- * The first input byte chooses what is exercised:
+ * The first input byte chooses what is exercised: its value modulo 4
  *   0-2  the rest is a profile read in ANNOTATE, MERGE or DIFF mode (twice,
  *        the second time negated or as a second file), then written out
  *        the way cg_merge / cg_diff would;
  *   3    the rest (up to a NUL) is a --mod-* expression, applied to the
  *        text after the NUL.
  * The profile is handed over through a memfd so that the real streaming
- * reader is what gets fuzzed.
+ * reader is what gets fuzzed.  Its chunk size is x * x bytes for x = the
+ * first byte / 4 (1, 4, 9, ... 3969), or 4096 for x = 0 (no refill for
+ * inputs up to -max_len): small inputs then reach every path of the
+ * buffer's refilling ("\r\n" split across two reads, a line longer than
+ * the buffer), no input pays for a 2 MiB buffer, and few pay for a read(2)
+ * per byte, which is where most of the time goes.  The seeds named
+ * chunk-* start with such bytes.
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -41,7 +47,8 @@ static void check(int rc, const struct cgp_error *err)
 		abort();
 }
 
-static void read_profile(enum cgp_mode mode, const uint8_t *data, size_t size)
+static void read_profile(enum cgp_mode mode, size_t chunk, const uint8_t *data,
+			 size_t size)
 {
 	struct cgp_profile p, q;
 	struct cgp_read_opts o;
@@ -52,6 +59,7 @@ static void read_profile(enum cgp_mode mode, const uint8_t *data, size_t size)
 		abort();
 	memset(&o, 0, sizeof o);
 	o.mode = mode;
+	o.read_chunk = chunk;
 	cgp_profile_init(&p, mode);
 	rc = cgp_profile_read(&p, path, &o, &err);
 	check(rc, &err);
@@ -93,8 +101,8 @@ static void subst(const uint8_t *data, size_t size)
 	if (x) {
 		struct cgp_buf b = CGP_BUF_INIT(1 << 20);
 		const char *in = n < size ? text + n + 1 : "";
-		if (cgp_utf8_valid(in, strlen(in)))
-			cgp_subst_apply(x, in, strlen(in), &b, &err);
+		/* Any bytes: names need not be UTF-8. */
+		cgp_subst_apply(x, in, strlen(in), &b, &err);
 		cgp_buf_release(&b);
 		cgp_subst_free(x);
 	} else if (!err.msg) {
@@ -106,6 +114,8 @@ static void subst(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	size_t chunk;
+
 	if (fd < 0) {
 		struct cgp_error e = CGP_ERROR_INIT;
 		fd = memfd_create("profile", 0);
@@ -120,10 +130,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (size == 0)
 		return 0;
+	chunk = data[0] / 4u ? (size_t)(data[0] / 4u) * (data[0] / 4u) : 4096;
 	switch (data[0] % 4) {
-	case 0: read_profile(CGP_MODE_ANNOTATE, data + 1, size - 1); break;
-	case 1: read_profile(CGP_MODE_MERGE, data + 1, size - 1); break;
-	case 2: read_profile(CGP_MODE_DIFF, data + 1, size - 1); break;
+	case 0: read_profile(CGP_MODE_ANNOTATE, chunk, data + 1, size - 1); break;
+	case 1: read_profile(CGP_MODE_MERGE, chunk, data + 1, size - 1); break;
+	case 2: read_profile(CGP_MODE_DIFF, chunk, data + 1, size - 1); break;
 	case 3: subst(data + 1, size - 1); break;
 	}
 	return 0;

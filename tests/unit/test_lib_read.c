@@ -30,6 +30,9 @@ static const char *put(const char *name, const char *text, size_t n)
 	return path;
 }
 
+/* The reader's chunk size read_all() sets (0: the default). */
+static size_t chunk;
+
 /* Reads all lines of path joined with "|"; returns the reader's result.
  * Lines are checked for UTF-8 when utf8 is set. */
 static int read_all(const char *path, size_t maxline, int utf8, char *out, size_t cap,
@@ -44,6 +47,8 @@ static int read_all(const char *path, size_t maxline, int utf8, char *out, size_
 	if (rc)
 		return rc;
 	r.check_utf8 = utf8;
+	if (chunk)
+		r.chunk = chunk;
 	while ((rc = cgp_reader_next(&r, &line, &len, err)) > 0) {
 		if (k + len + 2 < cap) {
 			memcpy(out + k, line, len);
@@ -110,6 +115,72 @@ static void test_reader(void)
 	rc = read_all("/nonexistent/x", 100, 0, out, sizeof out, &n, &err);
 	CHECK(rc == CGP_EIO && err.msg && strstr(err.msg, "No such file"), "missing file");
 	cgp_error_release(&err);
+}
+
+/*
+ * The refilling of the buffer, with chunks of 1 to 9 bytes: every line end
+ * ("\n", "\r\n", "\r") falls at every position of a chunk, "\r\n" split
+ * across two reads included, and lines longer than the buffer make it
+ * grow.  Every chunk size must give the lines the default one gives.
+ */
+static void test_reader_refill(void)
+{
+	static const char text[] =
+		"a\r\nbb\r\ncc\rdd\n\r\n\n\r\rlong line, longer than two chunks\r\n"
+		"\r\ne\r\nfff\r\ngggg\r\nh\r";
+	static const char want[] =
+		"a|bb|cc|dd|||||long line, longer than two chunks||e|fff|gggg|h|";
+	const char *path = put("refill", text, sizeof text - 1);
+	char out[256];
+	unsigned long long n;
+	struct cgp_error err = CGP_ERROR_INIT;
+	int rc;
+
+	for (chunk = 1; chunk <= 9; chunk++) {
+		rc = read_all(path, 100, 1, out, sizeof out, &n, &err);
+		CHECK(rc == 0 && !strcmp(out, want) && n == 15,
+		      "chunk %zu: rc %d lines %llu out %s", chunk, rc, n, out);
+	}
+	/* The line limit still holds when the line arrives in pieces. */
+	chunk = 3;
+	rc = read_all(path, 10, 1, out, sizeof out, &n, &err);
+	CHECK(rc == CGP_EPARSE && err.msg && strstr(err.msg, "/refill:9: line too long"),
+	      "line too long in small chunks: %s", err.msg);
+	cgp_error_release(&err);
+	/* A UTF-8 sequence split across two reads is still valid. */
+	path = put("refill8", "x\xe2\x82\xacy\n\xf0\x9f\x98\x80\n", 11);
+	for (chunk = 1; chunk <= 5; chunk++) {
+		rc = read_all(path, 100, 1, out, sizeof out, &n, &err);
+		CHECK(rc == 0 && !strcmp(out, "x\xe2\x82\xacy|\xf0\x9f\x98\x80|"),
+		      "UTF-8 across reads, chunk %zu: rc %d", chunk, rc);
+	}
+	chunk = 0;
+}
+
+/* A profile read with tiny chunks is the same profile. */
+static void test_profile_refill(void)
+{
+	static const char text[] =
+		"desc: d\r\ncmd: ./p\r\nevents: A B\r\nfl=x.c\r\nfn=f\r\n1 2 3\r\n"
+		"2 4\r\nfn=g\r\n7 1 1\r\nsummary: 7 4\r\n";
+	const char *path = put("refill.cgout", text, sizeof text - 1);
+	struct cgp_read_opts o;
+	struct cgp_error err = CGP_ERROR_INIT;
+	size_t c;
+
+	memset(&o, 0, sizeof o);
+	o.mode = CGP_MODE_ANNOTATE;
+	for (c = 1; c <= 12; c++) {
+		struct cgp_profile p;
+		o.read_chunk = c;
+		cgp_profile_init(&p, CGP_MODE_ANNOTATE);
+		CHECK(cgp_profile_read(&p, path, &o, &err) == 0 && p.summary[0] == 7 &&
+		      p.summary[1] == 4 && !strcmp(p.in[0].cmd, "./p") && p.tab.nfile == 1 &&
+		      p.tab.file[0].lines.n == 3, "profile with chunk %zu: %s", c,
+		      err.msg ? err.msg : "wrong contents");
+		cgp_error_release(&err);
+		cgp_profile_release(&p);
+	}
 }
 
 /* Rewinding starts again at line 1; a pipe cannot be rewound. */
@@ -311,6 +382,8 @@ int main(void)
 		return 2;
 	}
 	test_reader();
+	test_reader_refill();
+	test_profile_refill();
 	test_reader_rewind();
 	test_reader_boundary();
 	test_modes();
