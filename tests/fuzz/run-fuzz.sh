@@ -19,7 +19,7 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
 runs=${FUZZ_RUNS:-120000}
 seconds=${FUZZ_SECONDS:-70}
-SECONDS=0
+start=$(date +%s)
 
 cc=${CLANG:-}
 if [ -z "$cc" ]; then
@@ -57,13 +57,13 @@ lib=$top_srcdir/lib
 mkdir "$work/corpus"
 cp "$top_srcdir"/tests/fuzz/corpus/* "$work/corpus/"
 cd "$work" || exit 1
-built=$SECONDS
+built=$(date +%s)
 "$out" -runs="$runs" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
     -max_len=4096 -print_final_stats=1 corpus >"$work/log" 2>&1
 rc=$?
 tail -n 25 "$work/log"
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
-echo "run-fuzz.sh: ${execs:-?} executions in $((SECONDS - built)) s (target built in $built s)"
+echo "run-fuzz.sh: ${execs:-?} executions in $(($(date +%s) - built)) s (target built in $((built - start)) s)"
 if [ $rc != 0 ]; then
     echo "run-fuzz.sh: the fuzzer found a problem (exit $rc); the input is above"
     ls crash-* leak-* timeout-* oom-* 2>/dev/null | while read -r f; do
@@ -76,7 +76,7 @@ echo "run-fuzz.sh: no failure"
 # Second phase: the three programs themselves, built with ASan and UBSan,
 # on (at most 100 of) the inputs the fuzzer kept, with options that reach
 # every report section; each must exit 0, 1 or 2 without a sanitizer report.
-phase2=$SECONDS
+phase2=$(date +%s)
 mkdir "$work/bin" "$work/run" "$work/obj"
 san="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 # The library once, then each program linked with it.
@@ -119,5 +119,5 @@ for f in $(ls -S "$work/corpus" | head -n 100); do
         fi
     done
 done
-echo "run-fuzz.sh: $n sanitized program runs on fuzzer inputs, $bad failed ($((SECONDS - phase2)) s; $SECONDS s in all)"
+echo "run-fuzz.sh: $n sanitized program runs on fuzzer inputs, $bad failed ($(($(date +%s) - phase2)) s; $(($(date +%s) - start)) s in all)"
 [ $bad = 0 ]
