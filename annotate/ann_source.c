@@ -143,14 +143,20 @@ static void newer_warning(struct ann *a, const struct cgp_file *f)
 	}
 }
 
-/* Reads the next source line; 1, or 0 at end of file.  Dies on errors. */
+/* Reads the next source line: 1, or 0 at end of file.  The file was read
+ * once already without error (prescan); should it fail now (it changed in
+ * between), that is said, and the rest of the file is taken as missing:
+ * its counts become "bogus lines", so the report stays whole. */
 static int src_line(struct cgp_reader *r, const char **line, size_t *len)
 {
 	struct cgp_error err = CGP_ERROR_INIT;
 	int rc = cgp_reader_next(r, line, len, &err);
 
-	if (rc < 0)
-		die_cgp(&err);
+	if (rc < 0) {
+		warning("%s; the rest of the file is not annotated", err.msg);
+		cgp_error_release(&err);
+		return 0;
+	}
 	return rc;
 }
 
@@ -159,14 +165,90 @@ static void marker(int64_t n)
 	printf("-- line %lld ----------------------------------------\n", (long long)n);
 }
 
+/* The lines of a file's table D, sorted, without line 0 (spec 10.3). */
+struct rows {
+	struct row *row;
+	size_t n;
+	long line0;   /* index in D of line 0, or -1 */
+};
+
+static void rows_init(struct rows *x, const struct cgp_lines *t)
+{
+	size_t i;
+
+	x->row = xmalloc(t->n + 1, sizeof *x->row);
+	x->n = 0;
+	x->line0 = -1;
+	for (i = 0; i < t->n; i++) {
+		if (t->line[i] == 0) {
+			x->line0 = (long)i;
+			continue;
+		}
+		x->row[x->n].line = t->line[i];
+		x->row[x->n++].idx = i;
+	}
+	qsort(x->row, x->n, sizeof *x->row, cmp_row);
+}
+
+/* The range of source lines [*lo, *hi] that starts at row i (step 3 of
+ * spec 10.3); returns the first row after it. */
+static size_t next_range(const struct rows *x, size_t i, int64_t ctx, int64_t *lo,
+			 int64_t *hi)
+{
+	int64_t cur = x->row[i].line;
+
+	*lo = cur - ctx > 1 ? cur - ctx : 1;
+	for (i++; i < x->n && cur + 2 * ctx >= x->row[i].line; i++)
+		cur = x->row[i].line;
+	*hi = cur + ctx;
+	return i;
+}
+
+/* The last line the annotation reads: the end of a range, or the line
+ * before a range, whichever is further (a negative --context makes a
+ * range end before it starts). */
+static int64_t last_line_read(const struct rows *x, int64_t ctx)
+{
+	int64_t last = 0, lo, hi;
+	size_t i = 0;
+
+	while (i < x->n) {
+		i = next_range(x, i, ctx, &lo, &hi);
+		if (lo - 1 > last)
+			last = lo - 1;
+		if (hi > last)
+			last = hi;
+	}
+	return last;
+}
+
+/*
+ * Reads the lines 1..last as the annotation will, and goes back to the
+ * start.  0, or an error (with its message): invalid UTF-8, a line over
+ * the length limit, a read error.  Only the lines that are read count, so
+ * a file upstream annotates is annotated the same here.
+ */
+static int prescan(struct cgp_reader *r, int64_t last, struct cgp_error *err)
+{
+	const char *line;
+	size_t len;
+	int rc = 1;
+
+	while ((int64_t)r->lineno < last && (rc = cgp_reader_next(r, &line, &len, err)) > 0)
+		;
+	if (rc < 0)
+		return rc;
+	return cgp_reader_rewind(r, err);
+}
+
 /* Annotates one readable source file (spec 10.3, steps 1-6). */
-static void annotate_file(struct ann *a, const struct cgp_file *f, struct cgp_reader *r)
+static void annotate_file(struct ann *a, const struct cgp_file *f,
+			  const struct rows *x, struct cgp_reader *r)
 {
 	const struct cgp_lines *t = &f->lines;
-	struct row *rows = xmalloc(t->n + 1, sizeof *rows);
-	unsigned char *printed = xcalloc(t->n + 1, 1);
+	unsigned char *printed = xcalloc(x->n + 1, 1);
 	int64_t *v = xmalloc(a->nev, sizeof *v), k = 0, ctx = a->context;
-	size_t i, n = 0, nranges = 0, nbogus = 0;
+	size_t i, nranges = 0, nbogus = 0;
 	struct cols c;
 	int done = 0;
 
@@ -174,33 +256,23 @@ static void annotate_file(struct ann *a, const struct cgp_file *f, struct cgp_re
 	for (i = 0; i < t->n; i++) {
 		cgp_lines_get(t, i, v);
 		cols_see(&c, a, v);
-		if (t->line[i] == 0) {
-			rows[t->n].idx = i; /* line 0 kept aside */
-			printed[t->n] = 1;
-			continue;
-		}
-		rows[n].line = t->line[i];
-		rows[n++].idx = i;
 	}
 	cols_finish(&c, a);
 	put_header(&c, a, "", "");
 	putchar('\n');
-	if (printed[t->n]) {
-		cgp_lines_get(t, rows[t->n].idx, v);
+	if (x->line0 >= 0) {
+		cgp_lines_get(t, (size_t)x->line0, v);
 		put_cells(&c, a, v, NULL);
 		fputs(" <unknown (line 0)>\n\n", stdout);
 		add_counts(a->bucket[B_LINE0], v, a->nev);
 	}
-	qsort(rows, n, sizeof *rows, cmp_row);
 
-	for (i = 0; i < n && !done;) {
-		int64_t x = rows[i].line, lo = x - ctx > 1 ? x - ctx : 1, cur = x, hi, j;
+	for (i = 0; i < x->n && !done;) {
+		int64_t lo, hi, j;
 		size_t first = i;
 		const char *line;
 		size_t len;
-		for (i++; i < n && cur + 2 * ctx >= rows[i].line; i++)
-			cur = rows[i].line;
-		hi = cur + ctx;
+		i = next_range(x, i, ctx, &lo, &hi);
 		nranges++;
 		while (k < lo - 1) {
 			if (!src_line(r, &line, &len)) {
@@ -219,10 +291,10 @@ static void annotate_file(struct ann *a, const struct cgp_file *f, struct cgp_re
 				break;
 			}
 			k++;
-			while (first < n && rows[first].line < j)
+			while (first < x->n && x->row[first].line < j)
 				first++;
-			if (first < n && rows[first].line == j) {
-				cgp_lines_get(t, rows[first].idx, v);
+			if (first < x->n && x->row[first].line == j) {
+				cgp_lines_get(t, x->row[first].idx, v);
 				put_cells(&c, a, v, NULL);
 				add_counts(a->bucket[B_KNOWN], v, a->nev);
 				printed[first] = 1;
@@ -236,16 +308,16 @@ static void annotate_file(struct ann *a, const struct cgp_file *f, struct cgp_re
 		if (!done)
 			marker(hi);
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < x->n; i++)
 		nbogus += !printed[i];
 	if (nbogus) {
 		putchar('\n');
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < x->n; i++) {
 			if (printed[i])
 				continue;
-			cgp_lines_get(t, rows[i].idx, v);
+			cgp_lines_get(t, x->row[i].idx, v);
 			put_cells(&c, a, v, NULL);
-			printf(" <bogus line %lld>\n", (long long)rows[i].line);
+			printf(" <bogus line %lld>\n", (long long)x->row[i].line);
 			add_counts(a->bucket[B_KNOWN], v, a->nev);
 		}
 		putchar('\n');
@@ -259,39 +331,54 @@ static void annotate_file(struct ann *a, const struct cgp_file *f, struct cgp_re
 	if (nranges)
 		putchar('\n');
 	cols_release(&c);
-	free(rows);
 	free(printed);
 	free(v);
 }
 
+/*
+ * One file of the report.  Upstream calls a file that cannot be opened
+ * "unreadable"; so is one whose annotated lines cannot be shown (invalid
+ * UTF-8, which upstream's Python dies on mid-report, or a line over the
+ * length limit), with a warning naming the file and line, so that the
+ * report is still finished.
+ */
 static void one_file(struct ann *a, struct cgp_file *f)
 {
 	struct cgp_reader r;
 	struct cgp_error err = CGP_ERROR_INIT;
+	struct rows x;
 	size_t i;
 	int same = 1;
 
 	qsort(f->orig, f->norig, sizeof *f->orig, cmp_name_ptr);
 	for (i = 1; i < f->norig && same == 1; i++)
 		same = same_file(f->orig[i - 1]->s, f->orig[i]->s);
+	rows_init(&x, &f->lines);
 	if (same == 1 && cgp_reader_open(&r, f->orig[0]->s, CGP_MAX_LINE, &err)) {
 		cgp_error_release(&err);
 		same = -1;
+	} else if (same == 1) {
+		r.check_utf8 = 1;
+		if (prescan(&r, last_line_read(&x, a->context), &err)) {
+			warning("%s; the file is not annotated", err.msg);
+			cgp_error_release(&err);
+			cgp_reader_release(&r);
+			same = -1;
+		}
 	}
 	put_fancy("Annotated source file: ", f->name->s, f->name->len);
 	if (same == -1) {
 		list_originals(f, "one or more of these original files are unreadable");
 		add_all(a, &f->lines, B_UNREADABLE);
-		return;
-	}
-	if (same == 0) {
+	} else if (same == 0) {
 		list_originals(f, "two or more of these original files are not identical");
 		add_all(a, &f->lines, B_NONIDENT);
-		return;
+	} else {
+		newer_warning(a, f);
+		annotate_file(a, f, &x, &r);
+		cgp_reader_release(&r);
 	}
-	newer_warning(a, f);
-	annotate_file(a, f, &r);
-	cgp_reader_release(&r);
+	free(x.row);
 }
 
 static int cmp_file_ptr(const void *p, const void *q)

@@ -282,7 +282,6 @@ static void metadata(const struct ann *a)
 
 int main(int argc, char **argv)
 {
-	static char outbuf[1 << 16];
 	struct ann a;
 	struct cgp_error err = CGP_ERROR_INIT;
 	struct cgp_read_opts ro;
@@ -290,7 +289,7 @@ int main(int argc, char **argv)
 	int b;
 
 	prog_init(argv[0]);
-	setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+	prog_stdout_init();
 	memset(&a, 0, sizeof a);
 	a.percs = a.annotate = 1;
 	a.threshold = 0.1;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cgp.h"
 #include "prog.h"
@@ -72,7 +73,7 @@ static const char *on_option(void *ctx, int id, const char *optstr,
 
 int main(int argc, char **argv)
 {
-	static char outbuf[1 << 16];
+	static struct cgp_out out;
 	char **files;
 	size_t counts[2];
 	struct cgp_profile p1, p2;
@@ -80,7 +81,7 @@ int main(int argc, char **argv)
 	struct cgp_read_opts ro;
 
 	prog_init(argv[0]);
-	setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+	prog_stdout_init();
 	ap_parse(&spec, argc, argv, on_option, NULL, &files, counts);
 	memset(&ro, 0, sizeof ro);
 	ro.mode = CGP_MODE_DIFF;
@@ -92,9 +93,10 @@ int main(int argc, char **argv)
 	if (cgp_profile_read(&p1, files[0], &ro, &err) ||
 	    cgp_profile_read(&p2, files[1], &ro, &err) || cgp_diff(&p2, &p1, &err))
 		die_cgp(&err);
-	if (cgp_write_diff(stdout, &p2, files[0], files[1], p1.in[0].cmd, p2.in[0].cmd))
-		die(1, "cannot write the output");
-	finish_stdout();
+	cgp_out_init(&out, STDOUT_FILENO, NULL);
+	if (cgp_write_diff(&out, &p2, files[0], files[1], p1.in[0].cmd, p2.in[0].cmd,
+			   &err))
+		die_cgp(&err);
 	cgp_profile_release(&p1);
 	cgp_profile_release(&p2);
 	cgp_subst_free(mod_fl);

@@ -8,7 +8,10 @@
 
 /*
  * The format read and written here (a Cachegrind output file), one item per
- * line, lines ending in "\n", "\r\n" or "\r", text in UTF-8:
+ * line, lines ending in "\n", "\r\n" or "\r", text in UTF-8 -- except
+ * that TEXT, FILENAME, FUNCNAME and NAME may hold any bytes but NUL (the
+ * tool writes names as the debug information has them), which the writers
+ * pass on unchanged:
  *
  *   file     ::= desc* cmd events body
  *   desc     ::= "desc:" WS+ TEXT          (optional; 3.19 always wrote three)
@@ -70,18 +73,25 @@ enum {
 	CGP_EUSAGE = -6,    /* bad argument (e.g. a bad --mod-* expression) */
 };
 
-/* A message, owned by the struct; msg is NULL while no error was set. */
+/* A message, owned by the struct; msg is NULL while no error was set.
+ * errnum is the errno value behind a failed system call (the reason the
+ * message ends with), 0 for errors of the data. */
 struct cgp_error {
 	int code;
+	int errnum;
 	char *msg;
 };
 
-#define CGP_ERROR_INIT { 0, NULL }
+#define CGP_ERROR_INIT { 0, 0, NULL }
 
 /* Sets the message (printf-style) and returns code.  On allocation failure
  * the message becomes a fixed "out of memory" text. */
 int cgp_error_set(struct cgp_error *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same for a failed system call: the message gets ": " and
+ * strerror(errnum) appended, and errnum is kept in e->errnum. */
+int cgp_error_sys(struct cgp_error *e, int code, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 void cgp_error_release(struct cgp_error *e);
 
 /* ------------------------------------------------------------------------ */
@@ -107,7 +117,7 @@ void cgp_buf_reset(struct cgp_buf *b);
 void cgp_buf_release(struct cgp_buf *b);
 
 /* ------------------------------------------------------------------------ */
-/* Streaming line reader (universal newlines, UTF-8 checked)                */
+/* Streaming line reader (universal newlines, UTF-8 checked on request)     */
 /* ------------------------------------------------------------------------ */
 
 #define CGP_MAX_LINE (64u << 20) /* longest line accepted: 64 MiB */
@@ -116,32 +126,45 @@ void cgp_buf_release(struct cgp_buf *b);
  * fails here instead of eating memory. */
 #define CGP_MAX_EVENTS 1024u
 
+/* Bytes asked for by each read(2) of the line reader. */
+#define CGP_READ_CHUNK (1u << 20)
+
 struct cgp_reader {
 	int fd;
 	const char *path;  /* borrowed, for messages */
 	char *buf;         /* owned */
 	size_t cap, pos, end, maxline;
+	size_t chunk;      /* bytes per read(2), >= 1; CGP_READ_CHUNK */
 	int eof;
 	uint64_t lineno;   /* read attempts so far, EOF included */
 	int64_t mtime_ns;  /* of the open file */
 	int had_nl;        /* the last line returned ended with a newline */
+	int check_utf8;    /* refuse lines that are not UTF-8 (default: no) */
 };
 
 /* Opens path for reading; on failure returns CGP_EIO with
- * "cannot open 'path': strerror" (directories included). */
+ * "cannot open 'path': strerror" (directories included).  Set check_utf8
+ * before the first cgp_reader_next() to have lines checked, or a smaller
+ * chunk (the tests do, to reach the refilling of the buffer with small
+ * inputs). */
 int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
 		    struct cgp_error *err);
 /* Returns 1 with *line and *len set to the next line (no terminator; valid
  * until the next call), 0 at end of file, or a negative code: CGP_EIO on
- * a read error, CGP_EPARSE for invalid UTF-8 or a line longer than
- * maxline (message "path:N: ..."). */
+ * a read error, CGP_EPARSE for a line longer than maxline or, with
+ * check_utf8, invalid UTF-8 (message "path:N: ..."). */
 int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 		    struct cgp_error *err);
+/* Goes back to the start of the file (line 1 next); 0, or CGP_EIO with
+ * "cannot read 'path' again: strerror" (a pipe, say). */
+int cgp_reader_rewind(struct cgp_reader *r, struct cgp_error *err);
 void cgp_reader_release(struct cgp_reader *r);
 
 /* 1 if s[0..n) is valid UTF-8 as Python's strict decoder defines it. */
 int cgp_utf8_valid(const char *s, size_t n);
-/* Number of code points in valid UTF-8 text (Python len()). */
+/* Number of characters in s[0..n): code points of valid UTF-8, and one
+ * per byte that is not part of a valid sequence (Python's len() of the
+ * text decoded with errors="surrogateescape"). */
 size_t cgp_utf8_len(const char *s, size_t n);
 /* Byte length of the white-space character at s (Python str.isspace()),
  * 0 if s[0] does not start one. */
@@ -314,6 +337,7 @@ struct cgp_read_opts {
 	int (*check_events)(void *ctx, char **events, unsigned nev,
 			    struct cgp_error *err);
 	void *ctx;
+	size_t read_chunk;               /* the reader's chunk; 0 = default */
 };
 
 struct cgp_profile {
@@ -344,25 +368,70 @@ int cgp_buf_add_pylist(struct cgp_buf *b, const int64_t *v, unsigned n);
  * Fails with CGP_EEVENTS when the events differ, CGP_EOVERFLOW. */
 int cgp_diff(struct cgp_profile *newp, const struct cgp_profile *old,
 	     struct cgp_error *err);
-/* cg_diff output of a diffed profile: keys sorted by (file, function),
- * one line-0 record each. */
-int cgp_write_diff(FILE *f, const struct cgp_profile *p, const char *path1,
-		   const char *path2, const char *cmd1, const char *cmd2);
-/* cg_merge output (current format, first-seen order). */
-int cgp_write_merge(FILE *f, const struct cgp_profile *p);
+/* Buffered output to a file descriptor, for the writers below.  Output
+ * goes into buf and on with write(2) when it is full or flushed.  The first
+ * failed write(2) is remembered (errnum) and later output dropped, so the
+ * error reported is the first one, with its reason. */
+struct cgp_out {
+	int fd;               /* borrowed: never closed here */
+	const char *name;     /* borrowed, for messages; NULL = "the output" */
+	size_t len;           /* bytes waiting in buf */
+	uint64_t written;     /* bytes that reached fd */
+	int errnum;           /* errno of the first failure, 0 if none */
+	char buf[1 << 16];
+};
 
-/* An output file that is complete or absent: written to a temporary name
+void cgp_out_init(struct cgp_out *o, int fd, const char *name);
+/* Appends n bytes (written out when the buffer is full); never fails: a
+ * failure is kept for cgp_out_flush(). */
+void cgp_out_add(struct cgp_out *o, const void *p, size_t n);
+/* Writes what is buffered.  0, or CGP_EIO with "cannot write 'name':
+ * strerror" ("cannot write the output: ..." without a name) and errnum
+ * set, if this or any earlier write failed. */
+int cgp_out_flush(struct cgp_out *o, struct cgp_error *err);
+/* write(2) of all n bytes, retried after EINTR and short writes: 0, or the
+ * errno value of the failure. */
+int cgp_write_all(int fd, const void *p, size_t n);
+
+/* cg_diff output of a diffed profile: keys sorted by (file, function),
+ * one line-0 record each; written and flushed.  0, or CGP_ENOMEM or
+ * cgp_out_flush()'s CGP_EIO with its message. */
+int cgp_write_diff(struct cgp_out *o, const struct cgp_profile *p,
+		   const char *path1, const char *path2, const char *cmd1,
+		   const char *cmd2, struct cgp_error *err);
+/* cg_merge output (current format, first-seen order); the same results. */
+int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
+		    struct cgp_error *err);
+
+/*
+ * An output file that is complete or absent: written to a temporary name
  * in the same folder and renamed over path by cgp_outfile_commit().  A
  * symbolic link is followed (the link stays); an existing non-regular file
- * (device, FIFO) is written in place instead, never replaced. */
+ * (device, FIFO) is written in place instead, never replaced.  When no
+ * temporary file can be created beside an existing file (a read-only
+ * folder), that file is written in place (inplace set, and a warning text
+ * for the program to print); it is truncated only by the commit.
+ */
 struct cgp_outfile {
-	FILE *f;
-	char *tmp, *path;
+	struct cgp_out out;   /* where the contents go */
+	char *tmp;            /* the temporary file, NULL when writing in place */
+	char *path;           /* the file replaced (symbolic links resolved) */
+	char *name;           /* the name as given, for messages */
+	int inplace;          /* an existing file rewritten in place */
+	struct cgp_buf warning;  /* why it is in place ("" otherwise) */
 };
+/* Creates the temporary file (or opens a device, FIFO or, as above, the
+ * file itself).  On failure returns CGP_EIO with "cannot create 'name':
+ * strerror", naming the folder when it is the cause (or CGP_ENOMEM), and
+ * o holds nothing.  o->tmp is a stable C string until the commit or abort:
+ * a signal handler may unlink() it. */
 int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *err);
-/* Flushes, syncs and renames; on any failure removes the temporary. */
+/* Flushes, syncs and renames (in place: truncates to the new length); on
+ * any failure removes the temporary and returns CGP_EIO with "cannot write
+ * 'name': strerror".  o holds nothing afterwards. */
 int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *err);
-/* Removes the temporary (no-op after a commit). */
+/* Removes the temporary (no-op after a commit or abort); only for an o
+ * that cgp_outfile_open() succeeded on. */
 void cgp_outfile_abort(struct cgp_outfile *o);
 
 #endif

@@ -18,26 +18,54 @@
 /* Returned text when even the message cannot be allocated. */
 static char nomem_msg[] = "out of memory";
 
-int cgp_error_set(struct cgp_error *e, int code, const char *fmt, ...)
+/* Sets e to code and the message fmt/ap, followed by ": strerror(errnum)"
+ * when errnum is not 0. */
+static int error_vset(struct cgp_error *e, int code, int errnum, const char *fmt,
+		      va_list ap)
 {
-	va_list ap;
+	va_list aq;
+	const char *why = errnum ? strerror(errnum) : NULL;
+	size_t extra = why ? strlen(why) + 2 : 0;
 	int n;
 	char *m;
 
 	cgp_error_release(e);
 	e->code = code;
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	m = n < 0 ? NULL : malloc((size_t)n + 1);
+	e->errnum = errnum;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	m = n < 0 ? NULL : malloc((size_t)n + extra + 1);
 	if (!m) {
 		e->msg = nomem_msg;
 		return code;
 	}
-	va_start(ap, fmt);
 	vsnprintf(m, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if (why) {
+		memcpy(m + n, ": ", 2);
+		memcpy(m + n + 2, why, extra - 1); /* with its NUL */
+	}
 	e->msg = m;
+	return code;
+}
+
+int cgp_error_set(struct cgp_error *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_vset(e, code, 0, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int cgp_error_sys(struct cgp_error *e, int code, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_vset(e, code, errnum, fmt, ap);
+	va_end(ap);
 	return code;
 }
 
@@ -47,6 +75,7 @@ void cgp_error_release(struct cgp_error *e)
 		free(e->msg);
 	e->msg = NULL;
 	e->code = 0;
+	e->errnum = 0;
 }
 
 int cgp_buf_grow(struct cgp_buf *b, size_t extra)
@@ -137,14 +166,38 @@ int cgp_buf_add_pylist(struct cgp_buf *b, const int64_t *v, unsigned n)
 /* UTF-8 and white space                                                     */
 /* ------------------------------------------------------------------------ */
 
+/* Length of the valid UTF-8 sequence (as Python's strict decoder defines
+ * it: no overlong forms, no surrogates, nothing above U+10FFFF) that
+ * starts a non-ASCII byte at s, or 0 if none does. */
+static size_t utf8_seq(const unsigned char *s, const unsigned char *end)
+{
+	unsigned c = *s;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		return end - s >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		unsigned lo = c == 0xe0 ? 0xa0 : 0x80;
+		unsigned hi = c == 0xed ? 0x9f : 0xbf; /* no surrogates */
+		return end - s >= 3 && s[1] >= lo && s[1] <= hi &&
+		       (s[2] & 0xc0) == 0x80 ? 3 : 0;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		unsigned lo = c == 0xf0 ? 0x90 : 0x80;
+		unsigned hi = c == 0xf4 ? 0x8f : 0xbf;
+		return end - s >= 4 && s[1] >= lo && s[1] <= hi &&
+		       (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80 ? 4 : 0;
+	}
+	return 0;
+}
+
 int cgp_utf8_valid(const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str, *end = s + n;
 
 	while (s < end) {
-		unsigned c = *s;
+		size_t k;
 		/* Fast path: eight ASCII bytes at a time. */
-		if (c < 0x80) {
+		if (*s < 0x80) {
 			while (end - s >= 8) {
 				uint64_t w;
 				memcpy(&w, s, 8);
@@ -156,37 +209,24 @@ int cgp_utf8_valid(const char *str, size_t n)
 				s++;
 			continue;
 		}
-		if (c >= 0xc2 && c <= 0xdf) {
-			if (end - s < 2 || (s[1] & 0xc0) != 0x80)
-				return 0;
-			s += 2;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			unsigned lo = c == 0xe0 ? 0xa0 : 0x80;
-			unsigned hi = c == 0xed ? 0x9f : 0xbf; /* no surrogates */
-			if (end - s < 3 || s[1] < lo || s[1] > hi ||
-			    (s[2] & 0xc0) != 0x80)
-				return 0;
-			s += 3;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			unsigned lo = c == 0xf0 ? 0x90 : 0x80;
-			unsigned hi = c == 0xf4 ? 0x8f : 0xbf;
-			if (end - s < 4 || s[1] < lo || s[1] > hi ||
-			    (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
-				return 0;
-			s += 4;
-		} else {
+		k = utf8_seq(s, end);
+		if (!k)
 			return 0;
-		}
+		s += k;
 	}
 	return 1;
 }
 
-size_t cgp_utf8_len(const char *s, size_t n)
+size_t cgp_utf8_len(const char *str, size_t n)
 {
-	size_t i, k = 0;
+	const unsigned char *s = (const unsigned char *)str, *end = s + n;
+	size_t k = 0, q;
 
-	for (i = 0; i < n; i++)
-		k += ((unsigned char)s[i] & 0xc0) != 0x80;
+	while (s < end) {
+		q = *s < 0x80 ? 1 : utf8_seq(s, end);
+		s += q ? q : 1;   /* an invalid byte counts alone */
+		k++;
+	}
 	return k;
 }
 
@@ -204,7 +244,8 @@ size_t cgp_space_len(const char *s, const char *end)
 		       (p[0] >= 0x1c && p[0] <= 0x20);
 	if (p[0] == 0xc2 && left >= 2)
 		return (p[1] == 0x85 || p[1] == 0xa0) ? 2 : 0;
-	if ((p[0] & 0xf0) != 0xe0 || left < 3)
+	/* Names may hold any bytes: only a valid sequence is a space. */
+	if ((p[0] & 0xf0) != 0xe0 || utf8_seq(p, p + left) != 3)
 		return 0;
 	cp = ((p[0] & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu);
 	if (cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) || cp == 0x2028 ||
@@ -217,8 +258,6 @@ size_t cgp_space_len(const char *s, const char *end)
 /* Line reader                                                               */
 /* ------------------------------------------------------------------------ */
 
-#define READ_CHUNK (1u << 20)
-
 int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
 		    struct cgp_error *err)
 {
@@ -228,16 +267,16 @@ int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
 	r->fd = -1;
 	r->path = path;
 	r->maxline = maxline;
+	r->chunk = CGP_READ_CHUNK;
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0)
-		return cgp_error_set(err, CGP_EIO, "cannot open '%s': %s", path,
-				     strerror(errno));
+		return cgp_error_sys(err, CGP_EIO, errno, "cannot open '%s'", path);
 	if (fstat(r->fd, &st) == 0) {
 		if (S_ISDIR(st.st_mode)) {
 			close(r->fd);
 			r->fd = -1;
-			return cgp_error_set(err, CGP_EIO, "cannot open '%s': %s",
-					     path, strerror(EISDIR));
+			return cgp_error_sys(err, CGP_EIO, EISDIR, "cannot open '%s'",
+					     path);
 		}
 		r->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 +
 			      st.st_mtim.tv_nsec;
@@ -257,14 +296,14 @@ static int fill(struct cgp_reader *r, struct cgp_error *err)
 		r->pos = 0;
 		r->end = keep;
 	}
-	if (r->cap - r->end < READ_CHUNK) {
-		size_t ncap = r->cap ? r->cap * 2 : 2 * READ_CHUNK;
+	if (r->cap - r->end < r->chunk) {
+		size_t ncap = r->cap ? r->cap * 2 : 2 * r->chunk;
 		char *p;
 		if (keep > r->maxline)
 			return cgp_error_set(err, CGP_EPARSE, "%s:%llu: line too long",
 					     r->path,
 					     (unsigned long long)r->lineno + 1);
-		while (ncap - r->end < READ_CHUNK)
+		while (ncap - r->end < r->chunk)
 			ncap *= 2;
 		p = realloc(r->buf, ncap);
 		if (!p)
@@ -272,12 +311,13 @@ static int fill(struct cgp_reader *r, struct cgp_error *err)
 		r->buf = p;
 		r->cap = ncap;
 	}
+	/* At most one chunk per read, so that the reads of a regular file
+	 * end at multiples of the chunk size (a small one in the tests). */
 	do
-		got = read(r->fd, r->buf + r->end, r->cap - r->end);
+		got = read(r->fd, r->buf + r->end, r->chunk);
 	while (got < 0 && errno == EINTR);
 	if (got < 0)
-		return cgp_error_set(err, CGP_EIO, "cannot read '%s': %s", r->path,
-				     strerror(errno));
+		return cgp_error_sys(err, CGP_EIO, errno, "cannot read '%s'", r->path);
 	if (got == 0)
 		r->eof = 1;
 	r->end += (size_t)got;
@@ -333,7 +373,7 @@ int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 		if (n > r->maxline)
 			return cgp_error_set(err, CGP_EPARSE, "%s:%llu: line too long",
 					     r->path, (unsigned long long)r->lineno);
-		if (!cgp_utf8_valid(p, n))
+		if (r->check_utf8 && !cgp_utf8_valid(p, n))
 			return cgp_error_set(err, CGP_EPARSE,
 					     "%s:%llu: invalid UTF-8 text", r->path,
 					     (unsigned long long)r->lineno);
@@ -342,6 +382,17 @@ int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 		*len = n;
 		return 1;
 	}
+}
+
+int cgp_reader_rewind(struct cgp_reader *r, struct cgp_error *err)
+{
+	if (lseek(r->fd, 0, SEEK_SET) < 0)
+		return cgp_error_sys(err, CGP_EIO, errno, "cannot read '%s' again", r->path);
+	r->pos = r->end = 0;
+	r->eof = 0;
+	r->lineno = 0;
+	r->had_nl = 0;
+	return 0;
 }
 
 void cgp_reader_release(struct cgp_reader *r)

@@ -51,11 +51,24 @@ static int perr_quote(struct rstate *s, const char *what, const char *t, size_t 
 	int cut = n > QUOTE_MAX;
 
 	if (cut) /* Do not cut a UTF-8 sequence in half. */
-		for (n = QUOTE_MAX; n > 0 && ((unsigned char)t[n] & 0xc0) == 0x80; n--)
+		for (n = QUOTE_MAX; n > QUOTE_MAX - 4 && ((unsigned char)t[n] & 0xc0) == 0x80; n--)
 			;
 	return cgp_error_set(s->err, CGP_EPARSE, "%s:%llu: %s '%.*s'%s",
 			     s->r.path, lineno(s), what, (int)n, t,
 			     cut ? "..." : "");
+}
+
+/* Puts "file:line: " before the message already in s->err. */
+static void at_this_line(struct rstate *s)
+{
+	char *m = strdup(s->err->msg ? s->err->msg : "");
+
+	if (!m) {
+		cgp_error_set(s->err, CGP_ENOMEM, "out of memory");
+		return;
+	}
+	cgp_error_set(s->err, s->err->code, "%s:%llu: %s", s->r.path, lineno(s), m);
+	free(m);
 }
 
 static int nomem(struct rstate *s)
@@ -245,8 +258,12 @@ static struct cgp_name *mod_name(struct rstate *s, struct cgp_name *orig, int wh
 	if (orig->mod[which])
 		return (struct cgp_name *)orig->mod[which];
 	cgp_buf_reset(&s->p->tmp);
-	if (cgp_subst_apply(x, orig->s, orig->len, &s->p->tmp, s->err))
+	if (cgp_subst_apply(x, orig->s, orig->len, &s->p->tmp, s->err)) {
+		/* Matching failed (the match limit): say where. */
+		if (s->err->code != CGP_ENOMEM)
+			at_this_line(s);
 		return NULL;
+	}
 	m = cgp_names_intern(&s->p->tab.names, s->p->tmp.s ? s->p->tmp.s : "",
 			     s->p->tmp.len);
 	if (!m) {
@@ -641,6 +658,8 @@ int cgp_profile_read(struct cgp_profile *p, const char *path,
 	rc = cgp_reader_open(&s.r, s.in->path, CGP_MAX_LINE, err);
 	if (rc)
 		return rc;
+	if (o->read_chunk)
+		s.r.chunk = o->read_chunk;
 	s.in->mtime_ns = s.r.mtime_ns;
 	rc = read_header(&s);
 	if (rc)

@@ -6,7 +6,9 @@
 /*
  * Upstream applies Python's re.sub(PATTERN, REPLACEMENT, name, count).
  * The pattern is compiled by PCRE2 with PCRE2_UTF | PCRE2_UCP, which gives
- * Python's Unicode meaning of \w, \d, \s and \b; PCRE2_CASELESS for "i".
+ * Python's Unicode meaning of \w, \d, \s and \b; PCRE2_CASELESS for "i";
+ * PCRE2_MATCH_INVALID_UTF for names that are not UTF-8 (which upstream
+ * cannot read at all).
  * Where PCRE2 and Python's re differ (documented in docs/companions.md):
  *   - PCRE2 accepts more syntax (\K, recursion, \p{..} classes, ...);
  *   - Python's "{,n}" (= {0,n}) is literal text in PCRE2 10.42;
@@ -255,7 +257,10 @@ struct cgp_subst *cgp_subst_new(const char *expr, struct cgp_error *err)
 	struct cgp_subst *x;
 	int found = 0, ecode;
 	PCRE2_SIZE eoff;
-	uint32_t opts = PCRE2_UTF | PCRE2_UCP;
+	/* Names may hold bytes that are not UTF-8: such a byte matches no
+	 * item of a pattern (a barrier no match crosses), the rest of the
+	 * name is matched as usual. */
+	uint32_t opts = PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF;
 
 	/* Python's "$" also matches before one final newline; "." never
 	 * matches a newline, so no other newline may occur. */
@@ -370,9 +375,13 @@ int cgp_subst_apply(const struct cgp_subst *x, const char *s, size_t n,
 			break;
 		if (rc < 0) {
 			PCRE2_UCHAR msg[256];
+			size_t q = n;
+			if (q > 60) /* quoted up to 60 bytes, not in mid-character */
+				for (q = 60; q > 56 && ((unsigned char)s[q] & 0xc0) == 0x80; q--)
+					;
 			pcre2_get_error_message(rc, msg, sizeof msg);
-			return cgp_error_set(err, CGP_EUSAGE, "regular expression failed on '%.*s': %s",
-					     (int)(n > 60 ? 60 : n), s, (char *)msg);
+			return cgp_error_set(err, CGP_EUSAGE, "regular expression failed on '%.*s'%s: %s",
+					     (int)q, s, q < n ? "..." : "", (char *)msg);
 		}
 		ov = pcre2_get_ovector_pointer(x->md);
 		if (cgp_buf_add(out, s + copied, ov[0] - copied) || expand(x, s, out))

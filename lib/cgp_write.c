@@ -6,6 +6,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -50,9 +51,88 @@ ovf:
 			     "a difference exceeds the 64-bit range");
 }
 
-/* lead + " c1 c2 ...\n", formatted in a local buffer: one stdio call per
- * 512 bytes instead of one per number (stdio locks on every call). */
-static void put_counts(FILE *f, const char *lead, const int64_t *v, unsigned n)
+/* ------------------------------------------------------------------------ */
+/* Buffered output                                                           */
+/* ------------------------------------------------------------------------ */
+
+int cgp_write_all(int fd, const void *p, size_t n)
+{
+	const char *q = p;
+
+	while (n) {
+		ssize_t k = write(fd, q, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return errno;
+		if (k == 0)
+			return EIO; /* no progress and no reason: never loop */
+		q += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+void cgp_out_init(struct cgp_out *o, int fd, const char *name)
+{
+	o->fd = fd;
+	o->name = name;
+	o->len = 0;
+	o->written = 0;
+	o->errnum = 0;
+}
+
+/* Writes the buffer out; after a failure everything is dropped. */
+static void out_drain(struct cgp_out *o)
+{
+	if (!o->errnum && o->len) {
+		o->errnum = cgp_write_all(o->fd, o->buf, o->len);
+		if (!o->errnum)
+			o->written += o->len;
+	}
+	o->len = 0;
+}
+
+void cgp_out_add(struct cgp_out *o, const void *p, size_t n)
+{
+	const char *q = p;
+
+	while (n) {
+		size_t k = sizeof o->buf - o->len;
+		if (k > n)
+			k = n;
+		memcpy(o->buf + o->len, q, k);
+		o->len += k;
+		q += k;
+		n -= k;
+		if (o->len == sizeof o->buf)
+			out_drain(o);
+	}
+}
+
+static void out_str(struct cgp_out *o, const char *s)
+{
+	cgp_out_add(o, s, strlen(s));
+}
+
+int cgp_out_flush(struct cgp_out *o, struct cgp_error *err)
+{
+	out_drain(o);
+	if (!o->errnum)
+		return 0;
+	if (!o->name)
+		return cgp_error_sys(err, CGP_EIO, o->errnum, "cannot write the output");
+	return cgp_error_sys(err, CGP_EIO, o->errnum, "cannot write '%s'", o->name);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The writers                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* lead + " c1 c2 ...\n", formatted in a local buffer and added in pieces
+ * of up to 512 bytes. */
+static void put_counts(struct cgp_out *o, const char *lead, const int64_t *v,
+		       unsigned n)
 {
 	char buf[512];
 	size_t k = strlen(lead);
@@ -61,33 +141,34 @@ static void put_counts(FILE *f, const char *lead, const int64_t *v, unsigned n)
 	memcpy(buf, lead, k); /* "summary:", "0" or a line number */
 	for (i = 0; i < n; i++) {
 		if (k > sizeof buf - 24) {
-			fwrite(buf, 1, k, f);
+			cgp_out_add(o, buf, k);
 			k = 0;
 		}
 		buf[k++] = ' ';
 		k += cgp_fmt_int(buf + k, v[i]);
 	}
 	buf[k++] = '\n';
-	fwrite(buf, 1, k, f);
+	cgp_out_add(o, buf, k);
 }
 
-static void put_events(FILE *f, const struct cgp_profile *p)
+static void put_events(struct cgp_out *o, const struct cgp_profile *p)
 {
 	unsigned k;
 
-	fputs("events:", f);
+	out_str(o, "events:");
 	for (k = 0; k < p->nev; k++) {
-		putc(' ', f);
-		fputs(p->events[k], f);
+		out_str(o, " ");
+		out_str(o, p->events[k]);
 	}
-	putc('\n', f);
+	out_str(o, "\n");
 }
 
-static void put_name(FILE *f, const char *kw, const struct cgp_name *n)
+/* kw + the name's bytes as they are + "\n". */
+static void put_name(struct cgp_out *o, const char *kw, const struct cgp_name *n)
 {
-	fputs(kw, f);
-	fwrite(n->s, 1, n->len, f);
-	putc('\n', f);
+	out_str(o, kw);
+	cgp_out_add(o, n->s, n->len);
+	out_str(o, "\n");
 }
 
 /* The table whose cost centres cmp_cc() compares (qsort has no context
@@ -103,32 +184,41 @@ static int cmp_cc(const void *a, const void *b)
 	return c ? c : cgp_name_cmp(x->fn, y->fn);
 }
 
-int cgp_write_diff(FILE *f, const struct cgp_profile *p, const char *path1,
-		   const char *path2, const char *cmd1, const char *cmd2)
+int cgp_write_diff(struct cgp_out *o, const struct cgp_profile *p,
+		   const char *path1, const char *path2, const char *cmd1,
+		   const char *cmd2, struct cgp_error *err)
 {
 	size_t *order = malloc((p->tab.ncc + 1) * sizeof *order), i;
 
 	if (!order)
-		return CGP_ENOMEM;
+		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
 	for (i = 0; i < p->tab.ncc; i++)
 		order[i] = i;
 	sort_tab = &p->tab;
 	qsort(order, p->tab.ncc, sizeof *order, cmp_cc);
-	fprintf(f, "desc: Files compared:   %s; %s\ncmd: %s; %s\n", path1, path2,
-		cmd1, cmd2);
-	put_events(f, p);
+	out_str(o, "desc: Files compared:   ");
+	out_str(o, path1);
+	out_str(o, "; ");
+	out_str(o, path2);
+	out_str(o, "\ncmd: ");
+	out_str(o, cmd1);
+	out_str(o, "; ");
+	out_str(o, cmd2);
+	out_str(o, "\n");
+	put_events(o, p);
 	for (i = 0; i < p->tab.ncc; i++) {
 		const struct cgp_cc *c = &p->tab.cc[order[i]];
-		put_name(f, "fl=", c->file);
-		put_name(f, "fn=", c->fn);
-		put_counts(f, "0", c->total, p->nev);
+		put_name(o, "fl=", c->file);
+		put_name(o, "fn=", c->fn);
+		put_counts(o, "0", c->total, p->nev);
 	}
-	put_counts(f, "summary:", p->summary, p->nev);
+	put_counts(o, "summary:", p->summary, p->nev);
 	free(order);
-	return ferror(f) ? CGP_EIO : 0;
+	return cgp_out_flush(o, err);
 }
 
-int cgp_write_merge(FILE *f, const struct cgp_profile *p)
+int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
+		    struct cgp_error *err)
 {
 	const struct cgp_input *in = &p->in[0];
 	const char *d = in->desc;
@@ -136,35 +226,41 @@ int cgp_write_merge(FILE *f, const struct cgp_profile *p)
 	size_t i, j, r;
 
 	if (!row)
-		return CGP_ENOMEM;
+		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
 	while (*d) {
 		const char *nl = strchr(d, '\n');
-		fputs("desc: ", f);
-		fwrite(d, 1, (size_t)(nl - d) + 1, f);
+		out_str(o, "desc: ");
+		cgp_out_add(o, d, (size_t)(nl - d) + 1);
 		d = nl + 1;
 	}
-	fprintf(f, "cmd: %s\n", in->cmd);
-	put_events(f, p);
+	out_str(o, "cmd: ");
+	out_str(o, in->cmd);
+	out_str(o, "\n");
+	put_events(o, p);
 	for (i = 0; i < p->tab.nfile; i++) {
 		const struct cgp_file *fl = &p->tab.file[i];
 		if (!fl->nccs)
 			continue;
-		put_name(f, "fl=", fl->name);
+		put_name(o, "fl=", fl->name);
 		for (j = 0; j < fl->nccs; j++) {
 			const struct cgp_cc *c = &p->tab.cc[fl->ccs[j]];
 			char num[32];
-			put_name(f, "fn=", c->fn);
+			put_name(o, "fn=", c->fn);
 			for (r = 0; c->lines && r < c->lines->n; r++) {
 				cgp_fmt_int(num, c->lines->line[r]);
 				cgp_lines_get(c->lines, r, row);
-				put_counts(f, num, row, p->nev);
+				put_counts(o, num, row, p->nev);
 			}
 		}
 	}
-	put_counts(f, "summary:", p->summary, p->nev);
+	put_counts(o, "summary:", p->summary, p->nev);
 	free(row);
-	return ferror(f) ? CGP_EIO : 0;
+	return cgp_out_flush(o, err);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Output files                                                              */
+/* ------------------------------------------------------------------------ */
 
 /*
  * Where the output really goes: a symbolic link is followed so that the
@@ -205,43 +301,108 @@ static char *real_target(const char *path, int *direct, mode_t *mode, int *exist
 	return strdup(path);
 }
 
+static int outfile_nomem(struct cgp_outfile *o, struct cgp_error *err)
+{
+	cgp_outfile_abort(o);
+	return cgp_error_set(err, CGP_ENOMEM, "out of memory");
+}
+
+/* The folder of path, malloc'd: "." for a bare name, "/" at the root. */
+static char *folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+/*
+ * No temporary file could be made beside the target (errno e): a read-only
+ * folder, say.  Upstream would simply rewrite an existing file, so open it
+ * for writing in place, without truncating it yet (that happens when it
+ * is committed, so a failure before then leaves it as it was).  Otherwise
+ * the error names the folder as the cause.
+ */
+static int open_in_place(struct cgp_outfile *o, int exists, int e,
+			 struct cgp_error *err)
+{
+	char *dir = folder_of(o->path);
+	int fd = -1, rc;
+
+	if (!dir)
+		return outfile_nomem(o, err);
+	if (exists)
+		fd = open(o->path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		struct cgp_error w = CGP_ERROR_INIT;
+		cgp_error_sys(&w, CGP_EIO, e, "cannot create a temporary file in '%s'", dir);
+		free(dir);
+		if (cgp_buf_addf(&o->warning, "%s; writing '%s' in place, not atomically",
+				 w.msg, o->name)) {
+			cgp_error_release(&w);
+			close(fd);
+			return outfile_nomem(o, err);
+		}
+		cgp_error_release(&w);
+		o->out.fd = fd;
+		o->inplace = 1;
+		return 0;
+	}
+	if (exists)
+		rc = cgp_error_sys(err, CGP_EIO, errno, "cannot create '%s': cannot create "
+				   "a temporary file in '%s', nor write the file in place",
+				   o->name, dir);
+	else
+		rc = cgp_error_sys(err, CGP_EIO, e, "cannot create '%s': cannot create "
+				   "a file in '%s'", o->name, dir);
+	free(dir);
+	cgp_outfile_abort(o);
+	return rc;
+}
+
 int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *err)
 {
-	int fd, direct, exists;
+	int fd, direct, exists, e;
 	mode_t mode = 0;
 	size_t n;
 
-	memset(o, 0, sizeof *o);
+	o->tmp = NULL;
+	o->inplace = 0;
+	o->warning = (struct cgp_buf)CGP_BUF_INIT(SIZE_MAX / 2);
+	o->name = strdup(path);
 	o->path = real_target(path, &direct, &mode, &exists);
+	cgp_out_init(&o->out, -1, o->name);
+	if (!o->name || (!direct && !o->path))
+		return outfile_nomem(o, err);
 	if (direct) {
-		o->path = strdup(path); /* for messages; no temporary */
-		o->f = fopen(path, "w");
-		if (!o->f || !o->path) {
-			int e = errno;
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			e = errno;
 			cgp_outfile_abort(o);
-			return cgp_error_set(err, CGP_EIO, "cannot create '%s': %s", path,
-					     strerror(e));
+			return cgp_error_sys(err, CGP_EIO, e, "cannot create '%s'", path);
 		}
+		o->out.fd = fd;
 		return 0;
 	}
-	if (!o->path)
-		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
 	n = strlen(o->path);
 	o->tmp = malloc(n + 16);
-	if (!o->tmp) {
-		cgp_outfile_abort(o);
-		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
-	}
+	if (!o->tmp)
+		return outfile_nomem(o, err);
 	memcpy(o->tmp, o->path, n);
 	memcpy(o->tmp + n, ".tmp.XXXXXX", 12);
 	fd = mkstemp(o->tmp);
 	if (fd < 0) {
-		int e = errno;
+		e = errno;
 		free(o->tmp);
 		o->tmp = NULL;
-		cgp_outfile_abort(o);
-		return cgp_error_set(err, CGP_EIO, "cannot create '%s': %s", path,
-				     strerror(e));
+		if (e == ENOENT || e == ENOTDIR) { /* no such folder */
+			cgp_outfile_abort(o);
+			return cgp_error_sys(err, CGP_EIO, e, "cannot create '%s'", path);
+		}
+		return open_in_place(o, exists, e, err);
 	}
 	/* mkstemp makes it 0600: keep the mode of the file replaced, or give
 	 * a new one the usual mode under the umask. */
@@ -253,45 +414,52 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
 	if (fchmod(fd, mode) != 0) {
 		/* Not fatal: the contents are what matters. */
 	}
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
-		close(fd);
-		cgp_outfile_abort(o);
-		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
-	}
+	o->out.fd = fd;
 	return 0;
 }
 
 int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *err)
 {
-	int bad = ferror(o->f) != 0, e = EIO;
+	int e = 0, bad = cgp_out_flush(&o->out, err) != 0;
 
-	if (fflush(o->f) || (o->tmp && fsync(fileno(o->f))))
-		bad = 1, e = errno;
-	if (fclose(o->f) && !bad)
-		bad = 1, e = errno;
-	o->f = NULL;
-	if (!bad && o->tmp && rename(o->tmp, o->path))
-		bad = 1, e = errno;
+	/* In place, the old contents end where the new ones do (after a
+	 * failed write: a clean prefix of the new, never a mixture). */
+	if (o->inplace && ftruncate(o->out.fd, (off_t)o->out.written) && !bad)
+		e = errno;
 	if (bad) {
-		cgp_error_set(err, CGP_EIO, "cannot write '%s': %s", o->path,
-			      strerror(e));
+		cgp_outfile_abort(o);
+		return CGP_EIO;
+	}
+	if ((o->tmp || o->inplace) && !e && fsync(o->out.fd))
+		e = errno;
+	if (close(o->out.fd) && !e && errno != EINTR)
+		e = errno;
+	o->out.fd = -1;
+	if (!e && o->tmp && rename(o->tmp, o->path))
+		e = errno;
+	if (e) {
+		cgp_error_sys(err, CGP_EIO, e, "cannot write '%s'", o->name);
 		cgp_outfile_abort(o);
 		return CGP_EIO;
 	}
 	free(o->tmp);
-	free(o->path);
-	o->tmp = o->path = NULL;
+	o->tmp = NULL;
+	cgp_outfile_abort(o);
 	return 0;
 }
 
 void cgp_outfile_abort(struct cgp_outfile *o)
 {
-	if (o->f)
-		fclose(o->f);
+	if (o->out.fd >= 0)
+		close(o->out.fd);
+	o->out.fd = -1;
 	if (o->tmp)
 		unlink(o->tmp);
 	free(o->tmp);
 	free(o->path);
-	memset(o, 0, sizeof *o);
+	free(o->name);
+	cgp_buf_release(&o->warning);
+	o->tmp = o->path = o->name = NULL;
+	o->out.name = NULL;
+	o->inplace = 0;
 }

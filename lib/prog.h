@@ -23,7 +23,11 @@ void die(int status, const char *fmt, ...);
 __attribute__((noreturn)) void die_cgp(const struct cgp_error *e);
 __attribute__((format(printf, 1, 2))) void error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
-/* Flushes stdout; dies (status 1) if anything written to it was lost. */
+/* Makes stdout a fully buffered stream that remembers why a write to it
+ * failed; call first in main. */
+void prog_stdout_init(void);
+/* Flushes stdout; dies (status 1) if anything written to it was lost,
+ * with the reason: "cannot write the output: No space left on device". */
 void finish_stdout(void);
 /* Allocation that dies (status 1) on failure; n * size checked. */
 void *xmalloc(size_t n, size_t size);

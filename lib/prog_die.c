@@ -3,12 +3,15 @@
  * Copyright (C) 2026 the cachegrind-ng developers.
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#define _GNU_SOURCE /* fopencookie */
 #include <config.h>
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "prog.h"
 
@@ -63,9 +66,43 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Why standard output failed: the errno of the first failed write. */
+static int stdout_errnum;
+
+/* The write function of the stdio stream that stands in for stdout:
+ * fopencookie wants the count written, or 0 for an error. */
+static ssize_t stdout_write(void *cookie, const char *p, size_t n)
+{
+	int e = cgp_write_all(STDOUT_FILENO, p, n);
+
+	if (e) {
+		if (!stdout_errnum)
+			stdout_errnum = e;
+		errno = e;
+		return 0;
+	}
+	return (ssize_t)n;
+}
+
+void prog_stdout_init(void)
+{
+	static char buf[1 << 16];
+	cookie_io_functions_t io = { NULL, stdout_write, NULL, NULL };
+	FILE *f = fopencookie(NULL, "w", io);
+
+	/* glibc lets a program assign stdout; without memory the plain
+	 * stdout stays (its errors are still caught, without a reason). */
+	if (f && setvbuf(f, buf, _IOFBF, sizeof buf) == 0)
+		stdout = f;
+}
+
 void finish_stdout(void)
 {
-	if (fflush(stdout) || ferror(stdout))
+	int bad = fflush(stdout) != 0 || ferror(stdout);
+
+	if (bad && stdout_errnum)
+		die(1, "cannot write the output: %s", strerror(stdout_errnum));
+	if (bad)
 		die(1, "cannot write the output: %s", "write error");
 }
 

@@ -8,6 +8,15 @@
 TESTS += tests/cli/conformance.sh tests/cli/run-cli.sh
 EXTRA_DIST += tests/cli/conformance.sh tests/cli/run-cli.sh tests/cli/cases
 
+# cg_merge -o under signals, a read-only folder and a full file system.
+TESTS += tests/cli/merge-outfile.sh
+EXTRA_DIST += tests/cli/merge-outfile.sh
+
+# A source file name that is not UTF-8, from the in-tree tool through the
+# three companions.
+TESTS += tests/cli/names-latin1.sh
+EXTRA_DIST += tests/cli/names-latin1.sh
+
 # The libFuzzer target of the parser, built by the script with clang and
 # run briefly (skipped when clang or libFuzzer is missing).
 TESTS += tests/fuzz/run-fuzz.sh

@@ -4,18 +4,25 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 /*
- * The first input byte chooses what is exercised:
+ * The first input byte chooses what is exercised: its value modulo 4
  *   0-2  the rest is a profile read in ANNOTATE, MERGE or DIFF mode (twice,
  *        the second time negated or as a second file), then written out
  *        the way cg_merge / cg_diff would;
  *   3    the rest (up to a NUL) is a --mod-* expression, applied to the
  *        text after the NUL.
  * The profile is handed over through a memfd so that the real streaming
- * reader is what gets fuzzed.
+ * reader is what gets fuzzed.  Its chunk size is x * x bytes for x = the
+ * first byte / 4 (1, 4, 9, ... 3969), or 4096 for x = 0 (no refill for
+ * inputs up to -max_len): small inputs then reach every path of the
+ * buffer's refilling ("\r\n" split across two reads, a line longer than
+ * the buffer), no input pays for a 2 MiB buffer, and few pay for a read(2)
+ * per byte, which is where most of the time goes.  The seeds named
+ * chunk-* start with such bytes.
  */
 #define _GNU_SOURCE
 #include <config.h>
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int fd = -1;
 static char path[64];
-static FILE *sink;
+static struct cgp_out sink;
 /* --mod-* expressions applied on the second read of a profile. */
 static struct cgp_subst *mod_fl, *mod_fn;
 
@@ -40,7 +47,8 @@ static void check(int rc, const struct cgp_error *err)
 		abort();
 }
 
-static void read_profile(enum cgp_mode mode, const uint8_t *data, size_t size)
+static void read_profile(enum cgp_mode mode, size_t chunk, const uint8_t *data,
+			 size_t size)
 {
 	struct cgp_profile p, q;
 	struct cgp_read_opts o;
@@ -51,6 +59,7 @@ static void read_profile(enum cgp_mode mode, const uint8_t *data, size_t size)
 		abort();
 	memset(&o, 0, sizeof o);
 	o.mode = mode;
+	o.read_chunk = chunk;
 	cgp_profile_init(&p, mode);
 	rc = cgp_profile_read(&p, path, &o, &err);
 	check(rc, &err);
@@ -63,7 +72,7 @@ static void read_profile(enum cgp_mode mode, const uint8_t *data, size_t size)
 			check(rc, &err);
 		}
 		if (rc == 0)
-			cgp_write_diff(sink, &q, "a", "b", "c", "d");
+			check(cgp_write_diff(&sink, &q, "a", "b", "c", "d", &err), &err);
 		cgp_profile_release(&q);
 	} else if (rc == 0) {
 		o.negate = mode == CGP_MODE_ANNOTATE;
@@ -72,7 +81,7 @@ static void read_profile(enum cgp_mode mode, const uint8_t *data, size_t size)
 		rc = cgp_profile_read(&p, path, &o, &err);
 		check(rc, &err);
 		if (rc == 0 && mode == CGP_MODE_MERGE)
-			cgp_write_merge(sink, &p);
+			check(cgp_write_merge(&sink, &p, &err), &err);
 	}
 	cgp_error_release(&err);
 	cgp_profile_release(&p);
@@ -92,8 +101,8 @@ static void subst(const uint8_t *data, size_t size)
 	if (x) {
 		struct cgp_buf b = CGP_BUF_INIT(1 << 20);
 		const char *in = n < size ? text + n + 1 : "";
-		if (cgp_utf8_valid(in, strlen(in)))
-			cgp_subst_apply(x, in, strlen(in), &b, &err);
+		/* Any bytes: names need not be UTF-8. */
+		cgp_subst_apply(x, in, strlen(in), &b, &err);
 		cgp_buf_release(&b);
 		cgp_subst_free(x);
 	} else if (!err.msg) {
@@ -105,24 +114,27 @@ static void subst(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	size_t chunk;
+
 	if (fd < 0) {
 		struct cgp_error e = CGP_ERROR_INIT;
 		fd = memfd_create("profile", 0);
 		if (fd < 0)
 			abort();
 		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-		sink = fopen("/dev/null", "w");
+		cgp_out_init(&sink, open("/dev/null", O_WRONLY), "/dev/null");
 		mod_fl = cgp_subst_new("s/^(.)(.*)$/\\2\\1/", &e);
 		mod_fn = cgp_subst_new("s/[0-9]*/#/g", &e);
-		if (!sink || !mod_fl || !mod_fn)
+		if (sink.fd < 0 || !mod_fl || !mod_fn)
 			abort();
 	}
 	if (size == 0)
 		return 0;
+	chunk = data[0] / 4u ? (size_t)(data[0] / 4u) * (data[0] / 4u) : 4096;
 	switch (data[0] % 4) {
-	case 0: read_profile(CGP_MODE_ANNOTATE, data + 1, size - 1); break;
-	case 1: read_profile(CGP_MODE_MERGE, data + 1, size - 1); break;
-	case 2: read_profile(CGP_MODE_DIFF, data + 1, size - 1); break;
+	case 0: read_profile(CGP_MODE_ANNOTATE, chunk, data + 1, size - 1); break;
+	case 1: read_profile(CGP_MODE_MERGE, chunk, data + 1, size - 1); break;
+	case 2: read_profile(CGP_MODE_DIFF, chunk, data + 1, size - 1); break;
 	case 3: subst(data + 1, size - 1); break;
 	}
 	return 0;

@@ -5,6 +5,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,8 +30,12 @@ static const char *put(const char *name, const char *text, size_t n)
 	return path;
 }
 
-/* Reads all lines of path joined with "|"; returns the reader's result. */
-static int read_all(const char *path, size_t maxline, char *out, size_t cap,
+/* The reader's chunk size read_all() sets (0: the default). */
+static size_t chunk;
+
+/* Reads all lines of path joined with "|"; returns the reader's result.
+ * Lines are checked for UTF-8 when utf8 is set. */
+static int read_all(const char *path, size_t maxline, int utf8, char *out, size_t cap,
 		    unsigned long long *lineno, struct cgp_error *err)
 {
 	struct cgp_reader r;
@@ -41,6 +46,9 @@ static int read_all(const char *path, size_t maxline, char *out, size_t cap,
 	out[0] = '\0';
 	if (rc)
 		return rc;
+	r.check_utf8 = utf8;
+	if (chunk)
+		r.chunk = chunk;
 	while ((rc = cgp_reader_next(&r, &line, &len, err)) > 0) {
 		if (k + len + 2 < cap) {
 			memcpy(out + k, line, len);
@@ -61,16 +69,16 @@ static void test_reader(void)
 	struct cgp_error err = CGP_ERROR_INIT;
 	int rc;
 
-	rc = read_all(put("a", "a\nb", 3), 100, out, sizeof out, &n, &err);
+	rc = read_all(put("a", "a\nb", 3), 100, 0, out, sizeof out, &n, &err);
 	CHECK(rc == 0 && !strcmp(out, "a|b|") && n == 3,
 	      "unterminated last line: rc %d out %s n %llu", rc, out, n);
-	rc = read_all(put("b", "a\r\nb\rc\n\nd\r", 10), 100, out, sizeof out, &n, &err);
+	rc = read_all(put("b", "a\r\nb\rc\n\nd\r", 10), 100, 0, out, sizeof out, &n, &err);
 	CHECK(rc == 0 && !strcmp(out, "a|b|c||d|") && n == 6,
 	      "universal newlines: rc %d out %s n %llu", rc, out, n);
-	rc = read_all(put("c", "", 0), 100, out, sizeof out, &n, &err);
+	rc = read_all(put("c", "", 0), 100, 0, out, sizeof out, &n, &err);
 	CHECK(rc == 0 && !strcmp(out, "") && n == 1, "empty file: n %llu", n);
 
-	rc = read_all(put("d", "short\nmuch too long a line\n", 27), 10, out, sizeof out, &n, &err);
+	rc = read_all(put("d", "short\nmuch too long a line\n", 27), 10, 0, out, sizeof out, &n, &err);
 	CHECK(rc == CGP_EPARSE && err.msg && strstr(err.msg, "/d:2: line too long"),
 	      "line too long: rc %d msg %s", rc, err.msg);
 	cgp_error_release(&err);
@@ -83,16 +91,126 @@ static void test_reader(void)
 		size_t len = strlen(bad[i]);
 		memcpy(text, "ok\nx", 4);
 		memcpy(text + 4, bad[i], len);
-		rc = read_all(put("e", text, len + 4), 100, out, sizeof out, &n, &err);
+		rc = read_all(put("e", text, len + 4), 100, 1, out, sizeof out, &n, &err);
 		CHECK(rc == CGP_EPARSE && err.msg && strstr(err.msg, ":2: invalid UTF-8"),
 		      "bad UTF-8 #%zu: rc %d", i, rc);
 		cgp_error_release(&err);
+		/* Unchecked (profiles), the bytes come through as they are. */
+		rc = read_all(put("e", text, len + 4), 100, 0, out, sizeof out, &n, &err);
+		CHECK(rc == 0 && !strncmp(out, "ok|x", 4) && !memcmp(out + 4, bad[i], len) &&
+		      out[4 + len] == '|', "unchecked bad UTF-8 #%zu: rc %d", i, rc);
+		/* One column per byte that is not part of a valid sequence. */
+		CHECK(cgp_utf8_len(text + 3, len + 1) == len + 1,
+		      "columns of bad UTF-8 #%zu: %zu", i, cgp_utf8_len(text + 3, len + 1));
 	}
 	CHECK(cgp_utf8_valid("\xf0\x9f\x98\x80 \xe2\x82\xac \xc3\xa9", 11), "valid UTF-8");
+	CHECK(cgp_utf8_len("\xf0\x9f\x98\x80 \xe2\x82\xac \xc3\xa9", 11) == 5, "columns of UTF-8");
+	CHECK(cgp_utf8_len("caf\xe9\xe2\x82", 6) == 6, "columns of Latin-1 and a cut sequence");
+	/* U+3000 is white space; e3 40 80 (which a careless decoder reads as
+	 * U+3000) is not, nor is a lone a0 (U+00A0 is c2 a0). */
+	CHECK(cgp_space_len("\xe3\x80\x80", "\xe3\x80\x80" + 3) == 3, "U+3000 is a space");
+	CHECK(cgp_space_len("\xe3\x40\x80", "\xe3\x40\x80" + 3) == 0, "e3 40 80 is not");
+	CHECK(cgp_space_len("\xa0", "\xa0" + 1) == 0, "a lone a0 is not");
 
-	rc = read_all("/nonexistent/x", 100, out, sizeof out, &n, &err);
+	rc = read_all("/nonexistent/x", 100, 0, out, sizeof out, &n, &err);
 	CHECK(rc == CGP_EIO && err.msg && strstr(err.msg, "No such file"), "missing file");
 	cgp_error_release(&err);
+}
+
+/*
+ * The refilling of the buffer, with chunks of 1 to 9 bytes: every line end
+ * ("\n", "\r\n", "\r") falls at every position of a chunk, "\r\n" split
+ * across two reads included, and lines longer than the buffer make it
+ * grow.  Every chunk size must give the lines the default one gives.
+ */
+static void test_reader_refill(void)
+{
+	static const char text[] =
+		"a\r\nbb\r\ncc\rdd\n\r\n\n\r\rlong line, longer than two chunks\r\n"
+		"\r\ne\r\nfff\r\ngggg\r\nh\r";
+	static const char want[] =
+		"a|bb|cc|dd|||||long line, longer than two chunks||e|fff|gggg|h|";
+	const char *path = put("refill", text, sizeof text - 1);
+	char out[256];
+	unsigned long long n;
+	struct cgp_error err = CGP_ERROR_INIT;
+	int rc;
+
+	for (chunk = 1; chunk <= 9; chunk++) {
+		rc = read_all(path, 100, 1, out, sizeof out, &n, &err);
+		CHECK(rc == 0 && !strcmp(out, want) && n == 15,
+		      "chunk %zu: rc %d lines %llu out %s", chunk, rc, n, out);
+	}
+	/* The line limit still holds when the line arrives in pieces. */
+	chunk = 3;
+	rc = read_all(path, 10, 1, out, sizeof out, &n, &err);
+	CHECK(rc == CGP_EPARSE && err.msg && strstr(err.msg, "/refill:9: line too long"),
+	      "line too long in small chunks: %s", err.msg);
+	cgp_error_release(&err);
+	/* A UTF-8 sequence split across two reads is still valid. */
+	path = put("refill8", "x\xe2\x82\xacy\n\xf0\x9f\x98\x80\n", 11);
+	for (chunk = 1; chunk <= 5; chunk++) {
+		rc = read_all(path, 100, 1, out, sizeof out, &n, &err);
+		CHECK(rc == 0 && !strcmp(out, "x\xe2\x82\xacy|\xf0\x9f\x98\x80|"),
+		      "UTF-8 across reads, chunk %zu: rc %d", chunk, rc);
+	}
+	chunk = 0;
+}
+
+/* A profile read with tiny chunks is the same profile. */
+static void test_profile_refill(void)
+{
+	static const char text[] =
+		"desc: d\r\ncmd: ./p\r\nevents: A B\r\nfl=x.c\r\nfn=f\r\n1 2 3\r\n"
+		"2 4\r\nfn=g\r\n7 1 1\r\nsummary: 7 4\r\n";
+	const char *path = put("refill.cgout", text, sizeof text - 1);
+	struct cgp_read_opts o;
+	struct cgp_error err = CGP_ERROR_INIT;
+	size_t c;
+
+	memset(&o, 0, sizeof o);
+	o.mode = CGP_MODE_ANNOTATE;
+	for (c = 1; c <= 12; c++) {
+		struct cgp_profile p;
+		o.read_chunk = c;
+		cgp_profile_init(&p, CGP_MODE_ANNOTATE);
+		CHECK(cgp_profile_read(&p, path, &o, &err) == 0 && p.summary[0] == 7 &&
+		      p.summary[1] == 4 && !strcmp(p.in[0].cmd, "./p") && p.tab.nfile == 1 &&
+		      p.tab.file[0].lines.n == 3, "profile with chunk %zu: %s", c,
+		      err.msg ? err.msg : "wrong contents");
+		cgp_error_release(&err);
+		cgp_profile_release(&p);
+	}
+}
+
+/* Rewinding starts again at line 1; a pipe cannot be rewound. */
+static void test_reader_rewind(void)
+{
+	struct cgp_reader r;
+	struct cgp_error err = CGP_ERROR_INIT;
+	const char *line;
+	size_t len;
+	int fd[2];
+	char path[64];
+
+	CHECK(cgp_reader_open(&r, put("rw", "one\ntwo\n", 8), 100, &err) == 0, "open rw");
+	CHECK(cgp_reader_next(&r, &line, &len, &err) == 1 && cgp_reader_next(&r, &line, &len, &err) == 1 &&
+	      len == 3 && !memcmp(line, "two", 3), "two lines");
+	CHECK(cgp_reader_rewind(&r, &err) == 0 && r.lineno == 0, "rewind");
+	CHECK(cgp_reader_next(&r, &line, &len, &err) == 1 && len == 3 && !memcmp(line, "one", 3) &&
+	      r.lineno == 1, "line 1 again");
+	cgp_reader_release(&r);
+
+	if (pipe(fd) == 0) {
+		snprintf(path, sizeof path, "/proc/self/fd/%d", fd[0]);
+		close(fd[1]);
+		CHECK(cgp_reader_open(&r, path, 100, &err) == 0, "open a pipe");
+		CHECK(cgp_reader_rewind(&r, &err) == CGP_EIO && err.errnum == ESPIPE && err.msg &&
+		      strstr(err.msg, "again: Illegal seek"), "pipe rewind: %s", err.msg);
+		cgp_error_release(&err);
+		cgp_reader_release(&r);
+		close(fd[0]);
+	}
 }
 
 /* A "\r\n" split across two reads of the reader's 1 MiB chunks. */
@@ -264,6 +382,9 @@ int main(void)
 		return 2;
 	}
 	test_reader();
+	test_reader_refill();
+	test_profile_refill();
+	test_reader_rewind();
 	test_reader_boundary();
 	test_modes();
 	test_subst();
