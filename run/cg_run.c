@@ -74,14 +74,16 @@ const char *run_getenv(char *const *env, size_t n, const char *name)
 	return NULL;
 }
 
-/* Order of NAME=VALUE entries by NAME. */
-static int env_cmp(const void *x, const void *y)
+int run_env_cmp(const char *a, const char *b)
 {
-	const char *a = *(char *const *)x, *b = *(char *const *)y;
-
 	for (; *a != '=' && *a == *b; a++, b++)
 		;
 	return (*a == '=' ? -1 : (unsigned char)*a) - (*b == '=' ? -1 : (unsigned char)*b);
+}
+
+static int env_qsort_cmp(const void *x, const void *y)
+{
+	return run_env_cmp(*(char *const *)x, *(char *const *)y);
 }
 
 /* Sets entry "NAME=VALUE" (kept as given), replacing an earlier NAME. */
@@ -268,7 +270,7 @@ static void parse_command_line(struct run_config *c, int argc, char **argv)
 		ap_usage_error(&spec, "the following arguments are required: PROGRAM");
 	c->prog = argv + i;
 	c->nprog = (size_t)(argc - i);
-	qsort(c->env, c->nenv, sizeof *c->env, env_cmp);
+	qsort(c->env, c->nenv, sizeof *c->env, env_qsort_cmp);
 	/* The template is checked now, not after the runs as the tool does. */
 	name = run_expand(c->out_file, 1, c->env, c->nenv, &why);
 	if (!name) {

@@ -50,6 +50,8 @@ struct run_config {
 
 /* Value of NAME in a NAME=VALUE list, or NULL. */
 const char *run_getenv(char *const *env, size_t n, const char *name);
+/* Order of two NAME=VALUE entries by NAME (strcmp of the names). */
+int run_env_cmp(const char *a, const char *b);
 
 /* ---- run_exec.c: finding and starting the tool ---- */
 

@@ -253,10 +253,10 @@ static char *find_tool_dir(const struct run_config *c, const char *platform)
 static char **env_with(char *const *env, size_t n, char *extra, int sorted)
 {
 	char **e = xmalloc(n + 2, sizeof *e);
-	size_t i = 0, k = 0, len = (size_t)(strchr(extra, '=') - extra);
+	size_t i = 0, k = 0;
 
 	if (sorted)
-		for (; i < n && strncmp(env[i], extra, len + 1) < 0; i++)
+		for (; i < n && run_env_cmp(env[i], extra) < 0; i++)
 			e[k++] = env[i];
 	else
 		for (; i < n; i++)
