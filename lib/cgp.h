@@ -1,4 +1,4 @@
-/* cgp.h -- the Cachegrind profile-format library shared by cg_annotate, cg_merge and cg_diff. */
+/* cgp.h -- the Cachegrind profile-format library shared by cg_annotate, cg_merge, cg_diff and cg_run. */
 /*
  * Copyright (C) 2026 the cachegrind-ng developers.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -402,6 +402,25 @@ int cgp_write_diff(struct cgp_out *o, const struct cgp_profile *p,
 /* cg_merge output (current format, first-seen order); the same results. */
 int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
 		    struct cgp_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Comparing two profiles record by record (cg_run --repeat)                */
+/* ------------------------------------------------------------------------ */
+
+/* Called for one (file, function, line) record that differs: ca and cb are
+ * the counts (nev each) of the two profiles, NULL where the record is
+ * absent from that profile; they are valid only during the call. */
+typedef void (*cgp_cmp_fn)(void *ctx, const char *file, const char *fn,
+			   int64_t line, const int64_t *ca, const int64_t *cb,
+			   unsigned nev);
+/* Compares two MERGE-mode profiles: calls fn for every record that is
+ * absent from one of them or has other counts, in (file, function, line)
+ * order (names in code-point order), and returns how many there were (0:
+ * the same records with the same counts).  Fails with CGP_EEVENTS when the
+ * events differ, CGP_EUSAGE for another mode, CGP_ENOMEM.  Summaries are
+ * not compared. */
+long cgp_compare(const struct cgp_profile *a, const struct cgp_profile *b,
+		 cgp_cmp_fn fn, void *ctx, struct cgp_error *err);
 
 /*
  * An output file that is complete or absent: written to a temporary name

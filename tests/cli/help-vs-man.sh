@@ -3,7 +3,7 @@
 # Copyright (C) 2026 the cachegrind-ng developers.
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# For cg_annotate, cg_merge and cg_diff:
+# For cg_annotate, cg_merge, cg_diff and cg_run:
 #   - every option that --help lists must be a tag of the page's OPTIONS
 #     section (".TP" items), and every option tagged there must be listed by
 #     --help;
@@ -13,7 +13,7 @@
 # option added, a default changed) and must fail each time, so that a check
 # that can never fail is caught too.
 #
-# Usage: help-vs-man.sh                       the three programs (make check)
+# Usage: help-vs-man.sh                       the four programs (make check)
 #        help-vs-man.sh --check PROG PAGE     one program against one page
 # Environment: top_srcdir and top_builddir (set by make check; default: the
 # tree this script is in).  Exit status 0 if all agree, 1 otherwise.
@@ -47,6 +47,7 @@ help_entries() {
             n = split(col, parts, ", ")
             for (k = 1; k <= n; k++) {
                 split(parts[k], w, " ")   # "-o FILE" -> "-o"
+                sub(/=.*/, "", w[1])      # "--repeat=N" -> "--repeat"
                 opts = opts (opts == "" ? "" : " ") w[1]
             }
             text = desc
@@ -57,8 +58,8 @@ help_entries() {
 }
 
 # man_entries PAGE: the same for the tags of the OPTIONS section of PAGE.
-# Roff escapes are undone ("\-" is "-"); a trailing "=" of a tag word
-# ("--context=" followed by an italic N) is dropped.
+# Roff escapes are undone ("\-" is "-"); what follows "=" in a tag word
+# ("--context=" followed by an italic N, "--aslr=no") is dropped.
 man_entries() {
     sed -e 's/\\-/-/g' -e 's/\\e/\\/g' -e 's/\\(bu/*/g' "$1" | awk '
         function flush() {
@@ -78,7 +79,7 @@ man_entries() {
             for (k = 1; k <= n; k++) {
                 if (w[k] !~ /^--?[A-Za-z0-9]/)
                     continue
-                sub(/=$/, "", w[k])
+                sub(/=.*/, "", w[k])
                 opts = opts (opts == "" ? "" : " ") w[k]
             }
             next
@@ -157,7 +158,7 @@ if [ "${1:-}" = --check ]; then
 fi
 
 status=0
-for p in annotate/cg_annotate merge/cg_merge diff/cg_diff; do
+for p in annotate/cg_annotate merge/cg_merge diff/cg_diff run/cg_run; do
     prog=$top_builddir/$p
     page=$top_srcdir/$p.1
     if ! [ -x "$prog" ]; then

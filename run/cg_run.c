@@ -1,0 +1,465 @@
+/* cg_run.c -- cg_run: runs a program under cachegrind-ng's Cachegrind so that its counts repeat; its command line and the runs. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+/*
+ * The command line is Valgrind's, not argparse's: every option that is
+ * not cg_run's own goes to Valgrind, so cg_run's options take their value
+ * after "=" only and are never abbreviated (an abbreviation could be one of
+ * Valgrind's options).  The first argument that is not an option, or the
+ * one after "--", is the program.  Messages, --help, --version and usage
+ * errors are those of the other companions (prog.h).
+ *
+ * Every run writes its profiles into its own folder of a private scratch
+ * folder, named by pid alone; they are compared there, and the first run's
+ * are then copied to the names the --cachegrind-out-file template gives.
+ */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgp.h"
+#include "prog.h"
+#include "run.h"
+
+static const char usage_text[] =
+	"usage: cg_run [-h] [--version] [--repeat=N] [--env=NAME=VALUE]\n"
+	"              [--tool-dir=DIR] [--aslr=no|yes] [--expect-exit=N|any]\n"
+	"              [VALGRIND-OPTION ...] [--] PROGRAM [ARG ...]\n";
+
+static const char help_text[] =
+	"\n"
+	"Run PROGRAM under cachegrind-ng's Cachegrind so that its counts repeat: in a\n"
+	"fixed minimal environment, without address-space randomisation, with a fixed\n"
+	"cache geometry. Every other option goes to Valgrind.\n"
+	"\n"
+	"options:\n"
+	"  -h, --help            show this help message and exit\n"
+	"  --version             show program's version number and exit\n"
+	"  --repeat=N            run N times (1 to 1000) and fail with status 3 unless\n"
+	"                        every run writes the same profiles (default: 1)\n"
+	"  --env=NAME=VALUE      add NAME to the program's environment (repeatable); it\n"
+	"                        is otherwise LC_ALL=C and\n"
+	"                        PATH=/usr/local/bin:/usr/bin:/bin\n"
+	"  --tool-dir=DIR        the folder of cachegrind-<platform> (default: the\n"
+	"                        installed tool, or .in_place in a build tree)\n"
+	"  --aslr=no|yes         yes: leave address-space randomisation on (default: no)\n"
+	"  --expect-exit=N|any   the program's exit status that counts as success\n"
+	"                        (default: 0)\n"
+	"\n"
+	"Unless given, the caches are --I1=32768,8,64 --D1=32768,8,64\n"
+	"--LL=8388608,16,64. Exit status: 0 success, 1 error (the program's exit status\n"
+	"not the expected one included), 2 bad command line, 3 the runs differ.\n";
+
+static const struct ap_spec spec = { usage_text, NULL, 0, NULL, 0 };
+
+/* ---- the client environment ---- */
+
+const char *run_getenv(char *const *env, size_t n, const char *name)
+{
+	size_t i, len = strlen(name);
+
+	for (i = 0; i < n; i++)
+		if (!strncmp(env[i], name, len) && env[i][len] == '=')
+			return env[i] + len + 1;
+	return NULL;
+}
+
+int run_env_cmp(const char *a, const char *b)
+{
+	for (; *a != '=' && *a == *b; a++, b++)
+		;
+	return (*a == '=' ? -1 : (unsigned char)*a) - (*b == '=' ? -1 : (unsigned char)*b);
+}
+
+static int env_qsort_cmp(const void *x, const void *y)
+{
+	return run_env_cmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Sets entry "NAME=VALUE" (kept as given), replacing an earlier NAME. */
+static void env_set(struct run_config *c, char *entry)
+{
+	size_t i, len = (size_t)(strchr(entry, '=') - entry);
+
+	for (i = 0; i < c->nenv; i++)
+		if (!strncmp(c->env[i], entry, len + 1)) {
+			c->env[i] = entry;
+			return;
+		}
+	c->env = xrealloc(c->env, c->nenv + 1, sizeof *c->env);
+	c->env[c->nenv++] = entry;
+}
+
+/* ---- option values: NULL or the reason a value is bad ---- */
+
+static const char *parse_repeat(const char *v, unsigned long *out)
+{
+	unsigned long n = 0;
+	const char *p = v;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		n = n * 10 + (unsigned long)(*p - '0');
+		if (n > RUN_MAX_REPEAT)
+			return "must be a number from 1 to 1000";
+	}
+	if (p == v || *p || n < 1)
+		return "must be a number from 1 to 1000";
+	*out = n;
+	return NULL;
+}
+
+static const char *parse_env(const char *v)
+{
+	const char *p = v;
+
+	if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_'))
+		return *p == '=' || !*p ? "expected NAME=VALUE"
+					: "NAME must start with a letter or '_'";
+	for (p++; *p && *p != '='; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
+			return "NAME may hold only letters, digits and '_'";
+	if (!*p)
+		return "expected NAME=VALUE";
+	if (!strncmp(v, "VALGRIND_LIB=", 13) || !strncmp(v, "VALGRIND_LAUNCHER=", 18))
+		return "cg_run sets this variable itself (use --tool-dir)";
+	return NULL;
+}
+
+static const char *parse_exit(const char *v, int *out)
+{
+	int n = 0;
+	const char *p = v;
+
+	if (!strcmp(v, "any")) {
+		*out = -1;
+		return NULL;
+	}
+	for (; *p >= '0' && *p <= '9' && n <= 255; p++)
+		n = n * 10 + (*p - '0');
+	if (p == v || *p || n > 255)
+		return "must be a number from 0 to 255, or 'any'";
+	*out = n;
+	return NULL;
+}
+
+/* ---- the command line ---- */
+
+enum { O_REPEAT, O_ENV, O_TOOLDIR, O_ASLR, O_EXPECT, O_NONE };
+
+static const char *const own_options[] = {
+	"--repeat", "--env", "--tool-dir", "--aslr", "--expect-exit",
+};
+
+/* Which of cg_run's options arg is (O_NONE if none); *value is the text
+ * after "=".  An own option without "=" is a usage error. */
+static int own_option(const char *arg, const char **value)
+{
+	int i;
+
+	for (i = 0; i < O_NONE; i++) {
+		size_t n = strlen(own_options[i]);
+		if (strncmp(arg, own_options[i], n))
+			continue;
+		if (arg[n] == '=') {
+			*value = arg + n + 1;
+			return i;
+		}
+		if (!arg[n])
+			ap_usage_error(&spec, "argument %s: expected a value after '='",
+				       own_options[i]);
+	}
+	return O_NONE;
+}
+
+static void own_value(struct run_config *c, int id, const char *v)
+{
+	const char *why = NULL;
+
+	switch (id) {
+	case O_REPEAT:
+		why = parse_repeat(v, &c->repeat);
+		break;
+	case O_ENV:
+		if (!(why = parse_env(v)))
+			env_set(c, (char *)v);
+		break;
+	case O_TOOLDIR:
+		if (!*v)
+			why = "expected a folder";
+		c->tool_dir = v;
+		break;
+	case O_ASLR:
+		if (strcmp(v, "yes") && strcmp(v, "no"))
+			why = "expected 'yes' or 'no'";
+		c->aslr = !strcmp(v, "yes");
+		break;
+	case O_EXPECT:
+		why = parse_exit(v, &c->expect_exit);
+		break;
+	}
+	if (why) {
+		char *r = py_repr(v);
+		ap_usage_error(&spec, "argument %s: invalid value %s: %s", own_options[id], r, why);
+	}
+}
+
+/* A Valgrind option: noted where cg_run needs it, kept for Valgrind
+ * unless cg_run gives it itself. */
+static void valgrind_option(struct run_config *c, char *arg)
+{
+	if (!strncmp(arg, "--tool=", 7)) {
+		if (strcmp(arg + 7, "cachegrind"))
+			ap_usage_error(&spec, "argument --tool: cg_run runs only cachegrind, not %s",
+				       arg + 7);
+		return; /* cg_run gives it */
+	}
+	if (!strncmp(arg, "--cachegrind-out-file=", 22)) {
+		c->out_file = arg + 22;
+		return; /* cg_run gives its own */
+	}
+	if (!strncmp(arg, "--trace-children=", 17))
+		c->trace_children = !strcmp(arg + 17, "yes");
+	if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet"))
+		c->quiet = 1;
+	c->vg_args[c->nvg++] = arg;
+}
+
+static void parse_command_line(struct run_config *c, int argc, char **argv)
+{
+	int i;
+	const char *why;
+	char *name;
+
+	memset(c, 0, sizeof *c);
+	c->repeat = 1;
+	c->out_file = "cachegrind.out.%p";
+	c->vg_args = xmalloc((size_t)argc, sizeof *c->vg_args);
+	env_set(c, (char *)RUN_ENV_LC_ALL);
+	env_set(c, (char *)RUN_ENV_PATH);
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int id;
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-')
+			break;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			ap_help(usage_text, help_text);
+		if (!strcmp(a, "--version"))
+			ap_version("cg_run");
+		id = own_option(a, &v);
+		if (id != O_NONE)
+			own_value(c, id, v);
+		else
+			valgrind_option(c, argv[i]);
+	}
+	if (i >= argc)
+		ap_usage_error(&spec, "the following arguments are required: PROGRAM");
+	c->prog = argv + i;
+	c->nprog = (size_t)(argc - i);
+	qsort(c->env, c->nenv, sizeof *c->env, env_qsort_cmp);
+	/* The template is checked now, not after the runs as the tool does. */
+	name = run_expand(c->out_file, 1, c->env, c->nenv, &why);
+	if (!name) {
+		char *r = py_repr(c->out_file);
+		ap_usage_error(&spec, "argument --cachegrind-out-file: invalid value %s: %s", r, why);
+	}
+	free(name);
+}
+
+/* ---- the runs ---- */
+
+/* The private scratch folder, <TMPDIR>/cg_run.XXXXXX, holding one folder
+ * per run, <k>, with that run's profiles; removed at exit. */
+static char *scratch;
+
+/* Removes dir and what is in it, down to depth levels of folders; never
+ * dies (it runs at exit). */
+static void remove_tree(const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[PATH_MAX];
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path)
+			continue;
+		if (unlink(path) && errno == EISDIR && depth > 0)
+			remove_tree(path, depth - 1);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+static void remove_scratch(void)
+{
+	if (scratch)
+		remove_tree(scratch, 1);
+}
+
+static char *make_scratch(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *d;
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	d = xmalloc(strlen(tmp) + 16, 1);
+	sprintf(d, "%s/cg_run.XXXXXX", tmp);
+	if (!mkdtemp(d))
+		die(1, "cannot create a scratch folder in %s: %s", tmp, strerror(errno));
+	return d;
+}
+
+/* The folder of run k, xmalloc'd. */
+static char *run_dir(unsigned long k)
+{
+	char *dir = xmalloc(strlen(scratch) + 24, 1);
+
+	sprintf(dir, "%s/%lu", scratch, k);
+	return dir;
+}
+
+/* Runs run k into its folder; returns its exit status. */
+static int one_run(const struct run_config *c, const struct run_target *t,
+		   unsigned long k, struct run_set *s)
+{
+	char *dir = run_dir(k), *out;
+	int status;
+
+	if (mkdir(dir, 0700))
+		die(1, "cannot create '%s': %s", dir, strerror(errno));
+	out = xmalloc(strlen(dir) + 4, 1);
+	sprintf(out, "%s/%%p", dir);
+	status = run_once(c, t, out);
+	run_set_list(s, dir);
+	if (status < 0) {
+		/* Interrupted: keep what the first run wrote (as the tool
+		 * leaves it when killed), clean up, end as the signal would. */
+		if (k == 1)
+			run_set_keep(s, run_set_names(s, c), "");
+		remove_scratch();
+		signal(-status, SIG_DFL);
+		raise(-status);
+		exit(128 - status);
+	}
+	free(out);
+	free(dir);
+	return status;
+}
+
+/* Standard input: a regular file is read again from the same place by
+ * every run; anything else is shared (the first run may consume it). */
+static off_t stdin_start = -1;
+
+static void rewind_stdin(void)
+{
+	struct stat st;
+
+	if (stdin_start < 0) {
+		if (fstat(0, &st) == 0 && S_ISREG(st.st_mode))
+			stdin_start = lseek(0, 0, SEEK_CUR);
+		return;
+	}
+	if (lseek(0, stdin_start, SEEK_SET) < 0)
+		die(1, "cannot read standard input again: %s", strerror(errno));
+}
+
+static const char *status_text(int status)
+{
+	static char buf[64];
+
+	if (status > 128)
+		snprintf(buf, sizeof buf, "status %d (signal %d)", status, status - 128);
+	else
+		snprintf(buf, sizeof buf, "status %d", status);
+	return buf;
+}
+
+/* Runs 2..N, each compared with run 1 (whose profiles are first, to be
+ * kept under names); returns RUN_OK or RUN_DIFFER, having kept the
+ * profiles of a run that differs beside run 1's. */
+static int repeat_runs(const struct run_config *c, const struct run_target *t,
+		       const struct run_set *first, int status1, char **names)
+{
+	unsigned long k;
+
+	for (k = 2; k <= c->repeat; k++) {
+		struct run_set s = { NULL, 0 };
+		int status;
+		char *dir;
+
+		rewind_stdin();
+		status = one_run(c, t, k, &s);
+		if (status != status1) {
+			error("runs 1 and %lu differ: run 1 exited with %s, run %lu with %s",
+			      k, status_text(status1), k, status_text(status));
+			return RUN_DIFFER;
+		}
+		if (run_set_compare(first, &s, k, names)) {
+			char suffix[32];
+			snprintf(suffix, sizeof suffix, ".run%lu", k);
+			if (s.n == first->n)
+				run_set_keep(&s, names, suffix);
+			return RUN_DIFFER;
+		}
+		run_set_release(&s);
+		dir = run_dir(k);
+		remove_tree(dir, 0);
+		free(dir);
+	}
+	return RUN_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct run_config c;
+	struct run_target t;
+	struct run_set first = { NULL, 0 };
+	char **names;
+	int status1, rc;
+
+	prog_init(argv[0]);
+	parse_command_line(&c, argc, argv);
+	if (access(".valgrindrc", F_OK) == 0)
+		warning("./.valgrindrc is read by Valgrind: its options apply to every run");
+	run_prepare(&c, &t);
+	if (!c.aslr)
+		run_no_aslr();
+	scratch = make_scratch();
+	atexit(remove_scratch);
+
+	rewind_stdin();
+	status1 = one_run(&c, &t, 1, &first);
+	if (!first.n)
+		die(1, "run 1 exited with %s and wrote no profile", status_text(status1));
+	names = run_set_names(&first, &c);
+	if (c.expect_exit >= 0 && status1 != c.expect_exit) {
+		run_set_keep(&first, names, "");
+		die(1, "run 1: the program exited with %s, expected %d", status_text(status1),
+		    c.expect_exit);
+	}
+	rc = repeat_runs(&c, &t, &first, status1, names);
+	run_set_keep(&first, names, "");
+	if (rc == RUN_OK && c.repeat > 1 && !c.quiet)
+		fprintf(stderr, "cg_run: %lu runs, the same profiles; kept those of run 1: %s%s\n",
+			c.repeat, names[0], first.n > 1 ? " ..." : "");
+	run_set_release(&first);
+	return rc;
+}

@@ -1,0 +1,20 @@
+# run/local.mk -- included by the top-level Makefile.am.
+# Copyright (C) 2026 the cachegrind-ng developers.
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# cg_run: runs a program under the tool with counts that repeat.  It is
+# told where the tool is to be installed (and finds it from its own place
+# when the installed tree moved, see run/run_exec.c), which launcher
+# program to run and the default platform.
+
+bin_PROGRAMS += run/cg_run
+run_cg_run_SOURCES = run/cg_run.c run/run_exec.c run/run_out.c run/run.h
+run_cg_run_CPPFLAGS = -I$(top_srcdir)/lib \
+	-DCG_RUN_BINDIR='"$(bindir)"' \
+	-DCG_RUN_PKGLIBEXECDIR='"$(pkglibexecdir)"' \
+	-DCG_RUN_LAUNCHER='"$(VG_LAUNCHER_BIN)"' \
+	-DCG_RUN_DEFAULT_PLATFORM='"$(VG_PLATFORM)"'
+run_cg_run_CFLAGS = $(HOST_WARN_CFLAGS)
+run_cg_run_LDADD = $(CGP_LDADD)
+man_MANS += run/cg_run.1
+EXTRA_DIST += run/cg_run.1

@@ -1,0 +1,118 @@
+/* run.h -- what the files of cg_run share: its configuration, the program to start, the profiles of a run. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef RUN_H
+#define RUN_H
+
+#include <stddef.h>
+
+/* Exit statuses of cg_run (cg_run.1, docs/manual/cg_run.md). */
+enum {
+	RUN_OK = 0,
+	RUN_ERROR = 1,   /* cannot run, read or write; the program's status
+			    was not the one expected */
+	RUN_USAGE = 2,   /* bad command line */
+	RUN_DIFFER = 3,  /* --repeat: the runs were not the same */
+};
+
+/* The cache geometry cg_run gives unless the command line gives one (that
+ * of the tests' "cache" mode: a common 32 KiB L1, an 8 MiB LL). */
+#define RUN_GEOMETRY_I1 "--I1=32768,8,64"
+#define RUN_GEOMETRY_D1 "--D1=32768,8,64"
+#define RUN_GEOMETRY_LL "--LL=8388608,16,64"
+
+/* The client's environment before --env additions (justified in
+ * docs/manual/cg_run.md), in name order. */
+#define RUN_ENV_LC_ALL "LC_ALL=C"
+#define RUN_ENV_PATH "PATH=/usr/local/bin:/usr/bin:/bin"
+
+/* The command line, filled by cg_run.c.  Strings point into argv or are
+ * xmalloc'd; all of it lives until exit. */
+struct run_config {
+	unsigned long repeat;      /* --repeat, 1 to RUN_MAX_REPEAT */
+	char **env;                /* the client's NAME=VALUE, sorted by NAME */
+	size_t nenv;
+	const char *tool_dir;      /* --tool-dir, or NULL */
+	int aslr;                  /* --aslr=yes: randomisation left on */
+	int expect_exit;           /* --expect-exit, -1 for any */
+	const char *out_file;      /* the --cachegrind-out-file template */
+	int trace_children;        /* the last --trace-children= was yes */
+	int quiet;                 /* -q or --quiet was given */
+	char **vg_args;            /* options for Valgrind, in order */
+	size_t nvg;
+	char **prog;               /* the program and its arguments */
+	size_t nprog;
+};
+
+#define RUN_MAX_REPEAT 1000ul
+
+/* Value of NAME in a NAME=VALUE list, or NULL. */
+const char *run_getenv(char *const *env, size_t n, const char *name);
+/* Order of two NAME=VALUE entries by NAME (strcmp of the names). */
+int run_env_cmp(const char *a, const char *b);
+
+/* ---- run_exec.c: finding and starting the tool ---- */
+
+/* What every run starts, found once before the first. */
+struct run_target {
+	char *prog_path;       /* the program as found (PATH searched) */
+	const char *platform;  /* "amd64-linux", "x86-linux" */
+	char *tool_dir;        /* the folder of cachegrind-<platform> */
+	char *exe;             /* what is executed: the tool or the launcher */
+	char **envp;           /* its environment, NULL-terminated */
+	int direct;            /* 1: exe is the tool itself (no VALGRIND_LIB) */
+};
+
+/* Finds the program, its platform, the tool and the launcher, and builds
+ * the environment; dies (status 1) with the reason when one is missing. */
+void run_prepare(const struct run_config *c, struct run_target *t);
+/* Turns address-space randomisation off for cg_run and what it starts;
+ * dies (status 1) when the system forbids it. */
+void run_no_aslr(void);
+/* Runs the program once, its profiles going to out_template (a
+ * --cachegrind-out-file value).  Returns its exit status as a shell
+ * shows it (128 + N for signal N); dies if it cannot be started.  A
+ * SIGINT, SIGTERM or SIGHUP that cg_run receives meanwhile is passed on
+ * to the run, and -N is returned for that signal N once the run ended. */
+int run_once(const struct run_config *c, const struct run_target *t,
+	     const char *out_template);
+
+/* ---- run_out.c: the profiles of a run ---- */
+
+/* The template with %p as pid and %q{VAR} from env, xmalloc'd; or NULL
+ * with *why set to a static or xmalloc'd message (the tool's wording). */
+char *run_expand(const char *tmpl, long pid, char *const *env, size_t nenv,
+		 const char **why);
+
+/* One profile a run wrote: <pid> or <pid>.pre-exec.<k> in its folder. */
+struct run_profile {
+	long pid;
+	unsigned long preexec;  /* k, or 0 for the profile written at exit */
+	char *path;             /* in the run's folder, xmalloc'd */
+};
+
+/* The profiles of one run, in creation order: by pid, then pre-exec
+ * profiles by k, then the one written at exit. */
+struct run_set {
+	struct run_profile *p;
+	size_t n;
+};
+
+/* Lists the profiles in dir; dies on a file of another name. */
+void run_set_list(struct run_set *s, const char *dir);
+void run_set_release(struct run_set *s);
+/* The names the profiles of s are kept under: the template expanded with
+ * each one's pid, plus ".pre-exec.<k>" for those written before an exec.
+ * An xmalloc'd array of xmalloc'd names. */
+char **run_set_names(const struct run_set *s, const struct run_config *c);
+/* Compares the profiles of run 1 (a, kept as names) and run k (b),
+ * reporting the first differences on stderr; 0 if they are the same. */
+int run_set_compare(const struct run_set *a, const struct run_set *b,
+		    unsigned long k, char *const *names);
+/* Copies each profile of s to names[i] plus suffix, complete or not at
+ * all; dies on an I/O error. */
+void run_set_keep(const struct run_set *s, char *const *names, const char *suffix);
+
+#endif

@@ -1,0 +1,392 @@
+/* run_exec.c -- cg_run: finding the program, its platform and the tool; starting a run without address-space randomisation. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+/*
+ * How a run is started, and why (docs/manual/cg_run.md has the numbers).
+ * The client's environment is a copy of the tool's, with the core adding
+ * LD_PRELOAD=<libdir>/vgpreload_core-<platform>.so and removing
+ * VALGRIND_LAUNCHER.  <libdir> is $VALGRIND_LIB if set, else the folder
+ * compiled into the core (the distribution's).  So:
+ *
+ *   - By default cg_run does the launcher's work itself: it picks the
+ *     platform from the program's ELF header (through "#!" interpreters,
+ *     as the launcher does) and executes cachegrind-<platform> from the
+ *     tool folder directly, with VALGRIND_LAUNCHER set and no VALGRIND_LIB.
+ *     The client then sees exactly the canonical environment plus the
+ *     distribution's LD_PRELOAD: the same as a run of the distribution's
+ *     own Cachegrind, wherever cachegrind-ng is installed.
+ *   - With --trace-children=yes that cannot work: for a traced exec the
+ *     core runs the launcher again with VALGRIND_LIB set to its <libdir>,
+ *     which would be the distribution's folder and its Cachegrind.  Then
+ *     cg_run runs the launcher program with VALGRIND_LIB set to the tool
+ *     folder (which mirrors the distribution's), and the client sees it.
+ *
+ * Either way the launcher program is started directly, never Debian's
+ * bin/valgrind shell script, which adds LD_LIBRARY_PATH,
+ * GLIBCPP_FORCE_NEW, GLIBCXX_FORCE_NEW and (the shell) PWD: the last one
+ * makes counts depend on the length of the working folder's path.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "prog.h"
+#include "run.h"
+
+/* Set by run/local.mk from configure's results. */
+#ifndef CG_RUN_BINDIR
+#define CG_RUN_BINDIR "/usr/local/bin"
+#endif
+#ifndef CG_RUN_PKGLIBEXECDIR
+#define CG_RUN_PKGLIBEXECDIR "/usr/local/libexec/cachegrind-ng"
+#endif
+#ifndef CG_RUN_LAUNCHER
+#define CG_RUN_LAUNCHER "/usr/bin/valgrind.bin"
+#endif
+#ifndef CG_RUN_DEFAULT_PLATFORM
+#define CG_RUN_DEFAULT_PLATFORM "amd64-linux"
+#endif
+
+/* "a/b", xmalloc'd. */
+static char *path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir), m = strlen(name);
+	char *p = xmalloc(n + m + 2, 1);
+
+	memcpy(p, dir, n);
+	p[n] = '/';
+	memcpy(p + n + 1, name, m + 1);
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n, 1), s, n);
+}
+
+static int is_exec_file(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
+/* ---- the program ---- */
+
+/* The program's file: the name itself if it holds a '/', else the first
+ * executable file of that name in the client's PATH (where Valgrind will
+ * look for it too; an empty entry is the working folder).  Dies when
+ * there is none. */
+static char *find_program(const char *name, const char *path)
+{
+	struct stat st;
+	const char *p, *end;
+
+	if (strchr(name, '/')) {
+		if (stat(name, &st))
+			die(1, "cannot run '%s': %s", name, strerror(errno));
+		if (S_ISDIR(st.st_mode))
+			die(1, "cannot run '%s': %s", name, strerror(EISDIR));
+		if (access(name, X_OK))
+			die(1, "cannot run '%s': %s", name, strerror(errno));
+		return xstrdup(name);
+	}
+	for (p = path;; p = end + 1) {
+		char *dir, *cand;
+		end = p + strcspn(p, ":");
+		dir = end == p ? strdup(".") : strndup(p, (size_t)(end - p));
+		if (!dir)
+			die(1, "out of memory");
+		cand = path_join(dir, name);
+		free(dir);
+		if (is_exec_file(cand))
+			return cand;
+		free(cand);
+		if (!*end)
+			break;
+	}
+	die(1, "cannot run '%s': not found in the program's PATH (%s)", name, path);
+}
+
+/* The Valgrind platform of a program as the launcher picks it: from its
+ * ELF header, or that of its "#!" interpreter; the default one when that
+ * says nothing (the launcher's rule too). */
+static const char *platform_of(const char *file, int depth)
+{
+	unsigned char h[256];
+	ssize_t n;
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return CG_RUN_DEFAULT_PLATFORM;
+	n = read(fd, h, sizeof h - 1);
+	close(fd);
+	if (n >= 2 && h[0] == '#' && h[1] == '!' && depth < 4) {
+		char *interp = (char *)h + 2, *e;
+		h[n] = '\0';
+		interp += strspn(interp, " \t");
+		e = interp + strcspn(interp, " \t\n");
+		*e = '\0';
+		return platform_of(*interp ? interp : "/bin/sh", depth + 1);
+	}
+	if (n >= 52 && !memcmp(h, "\177ELF", 4) && h[5] == 1 /* little-endian */) {
+		unsigned machine = h[18] | (unsigned)h[19] << 8;
+		if (h[4] == 1 && machine == 3)        /* ELFCLASS32, EM_386 */
+			return "x86-linux";
+		if (h[4] == 2 && n >= 64 && machine == 62) /* ELFCLASS64, EM_X86_64 */
+			return "amd64-linux";
+	}
+	return CG_RUN_DEFAULT_PLATFORM;
+}
+
+/* ---- the tool ---- */
+
+static int has_tool(const char *dir, const char *platform)
+{
+	char name[64], *p;
+	int ok;
+
+	snprintf(name, sizeof name, "cachegrind-%s", platform);
+	p = path_join(dir, name);
+	ok = is_exec_file(p);
+	free(p);
+	return ok;
+}
+
+/* The folder of the running cg_run, xmalloc'd, or NULL. */
+static char *own_dir(void)
+{
+	char buf[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return xstrdup(buf);
+}
+
+/* The relative path from folder from to folder to (both absolute):
+ * "../libexec/cachegrind-ng" for /usr/local/bin and
+ * /usr/local/libexec/cachegrind-ng.  xmalloc'd. */
+static char *relative_path(const char *from, const char *to)
+{
+	struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
+	size_t i = 0, common = 0;
+
+	/* The longest common prefix that ends at a folder boundary. */
+	while (from[i] && from[i] == to[i]) {
+		i++;
+		if ((from[i] == '/' || !from[i]) && (to[i] == '/' || !to[i]))
+			common = i;
+	}
+	for (i = common; from[i]; i++)
+		if (from[i] == '/' && from[i + 1] && from[i + 1] != '/')
+			cgp_buf_adds(&b, "../");
+	cgp_buf_adds(&b, to[common] == '/' ? to + common + 1 : to + common);
+	cgp_buf_adds(&b, "");
+	if (!b.s)
+		die(1, "out of memory");
+	return b.s;
+}
+
+/* The tool folder (real path, xmalloc'd): --tool-dir; else the build
+ * tree's .in_place when cg_run runs from a build tree (run/cg_run beside
+ * vg-in-place); else the installed folder, found from where cg_run is
+ * (so that an installed tree may move) or where it was to be installed. */
+static char *find_tool_dir(const struct run_config *c, const char *platform)
+{
+	char *here = own_dir(), *cand[3] = { NULL, NULL, NULL }, *found = NULL;
+	size_t i;
+
+	if (c->tool_dir) {
+		if (!has_tool(c->tool_dir, platform))
+			die(1, "--tool-dir=%s: no executable cachegrind-%s in it", c->tool_dir,
+			    platform);
+		found = realpath(c->tool_dir, NULL);
+		if (!found)
+			die(1, "--tool-dir=%s: %s", c->tool_dir, strerror(errno));
+		return found;
+	}
+	if (here) {
+		char *top = path_join(here, ".."), *vip = path_join(top, "vg-in-place");
+		char *rel = relative_path(CG_RUN_BINDIR, CG_RUN_PKGLIBEXECDIR);
+		if (is_exec_file(vip))
+			cand[0] = path_join(top, ".in_place");
+		cand[1] = path_join(here, rel);
+		free(top);
+		free(vip);
+		free(rel);
+	}
+	cand[2] = path_join(CG_RUN_PKGLIBEXECDIR, ".");
+	for (i = 0; i < 3 && !found; i++)
+		if (cand[i] && has_tool(cand[i], platform) && !(found = realpath(cand[i], NULL)))
+			die(1, "%s: %s", cand[i], strerror(errno));
+	if (!found)
+		die(1, "cannot find cachegrind-%s in %s%s%s (give --tool-dir)", platform,
+		    cand[1] ? cand[1] : "", cand[1] ? " or " : "", cand[2]);
+	for (i = 0; i < 3; i++)
+		free(cand[i]);
+	free(here);
+	return found;
+}
+
+/* env plus one more entry: inserted in name order, or appended. */
+static char **env_with(char *const *env, size_t n, char *extra, int sorted)
+{
+	char **e = xmalloc(n + 2, sizeof *e);
+	size_t i = 0, k = 0;
+
+	if (sorted)
+		for (; i < n && run_env_cmp(env[i], extra) < 0; i++)
+			e[k++] = env[i];
+	else
+		for (; i < n; i++)
+			e[k++] = env[i];
+	e[k++] = extra;
+	for (; i < n; i++)
+		e[k++] = env[i];
+	e[k] = NULL;
+	return e;
+}
+
+void run_prepare(const struct run_config *c, struct run_target *t)
+{
+	const char *path = run_getenv(c->env, c->nenv, "PATH");
+	char name[64], *var;
+
+	memset(t, 0, sizeof *t);
+	t->prog_path = find_program(c->prog[0], path ? path : "");
+	t->platform = platform_of(t->prog_path, 0);
+	t->tool_dir = find_tool_dir(c, t->platform);
+	if (!is_exec_file(CG_RUN_LAUNCHER))
+		die(1, "the Valgrind launcher %s is missing: is the package 'valgrind' installed?",
+		    CG_RUN_LAUNCHER);
+	t->direct = !c->trace_children;
+	if (t->direct) {
+		snprintf(name, sizeof name, "cachegrind-%s", t->platform);
+		t->exe = path_join(t->tool_dir, name);
+		var = xmalloc(strlen(CG_RUN_LAUNCHER) + 20, 1);
+		sprintf(var, "VALGRIND_LAUNCHER=%s", CG_RUN_LAUNCHER);
+		t->envp = env_with(c->env, c->nenv, var, 0);
+	} else {
+		t->exe = xstrdup(CG_RUN_LAUNCHER);
+		var = xmalloc(strlen(t->tool_dir) + 14, 1);
+		sprintf(var, "VALGRIND_LIB=%s", t->tool_dir);
+		t->envp = env_with(c->env, c->nenv, var, 1);
+	}
+}
+
+/* ---- randomisation ---- */
+
+void run_no_aslr(void)
+{
+	int p = personality(0xffffffff);
+
+	if (p != -1 && !(p & ADDR_NO_RANDOMIZE) &&
+	    personality((unsigned long)p | ADDR_NO_RANDOMIZE) == -1)
+		p = -1;
+	if (p == -1)
+		die(1, "cannot turn off address-space randomisation: "
+		       "personality(ADDR_NO_RANDOMIZE): %s%s", strerror(errno),
+		    errno == EPERM ? " (a seccomp filter forbids it, as in a container "
+				     "with the default profile; --aslr=yes runs with it on)" : "");
+	p = personality(0xffffffff);
+	if (p == -1 || !(p & ADDR_NO_RANDOMIZE))
+		die(1, "cannot turn off address-space randomisation: the kernel did not "
+		       "keep ADDR_NO_RANDOMIZE");
+}
+
+/* ---- a run ---- */
+
+/* The run in progress, for passing on a signal; 0 between runs. */
+static volatile pid_t child;
+static volatile sig_atomic_t caught;
+
+static void on_signal(int sig)
+{
+	caught = sig;
+	if (child > 0)
+		kill(child, sig);
+}
+
+static const int passed_on[] = { SIGINT, SIGTERM, SIGHUP };
+
+int run_once(const struct run_config *c, const struct run_target *t,
+	     const char *out_template)
+{
+	char **argv = xmalloc(c->nvg + c->nprog + 8, sizeof *argv), *out;
+	struct sigaction sa, old[3];
+	sigset_t block, prev, none;
+	posix_spawnattr_t attr;
+	size_t i, k = 0;
+	pid_t pid;
+	int rc, st;
+
+	out = xmalloc(strlen(out_template) + 24, 1);
+	sprintf(out, "--cachegrind-out-file=%s", out_template);
+	argv[k++] = t->exe;
+	argv[k++] = (char *)"--tool=cachegrind";
+	/* First, so that the command line's own --I1/--D1/--LL win. */
+	argv[k++] = (char *)RUN_GEOMETRY_I1;
+	argv[k++] = (char *)RUN_GEOMETRY_D1;
+	argv[k++] = (char *)RUN_GEOMETRY_LL;
+	for (i = 0; i < c->nvg; i++)
+		argv[k++] = c->vg_args[i];
+	argv[k++] = out;
+	argv[k++] = (char *)"--";
+	for (i = 0; i < c->nprog; i++)
+		argv[k++] = c->prog[i];
+	argv[k] = NULL;
+
+	/* Signals are held until the child's pid is known, and the child
+	 * starts with none held. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&block);
+	sigemptyset(&none);
+	for (i = 0; i < 3; i++) {
+		sigaction(passed_on[i], &sa, &old[i]);
+		sigaddset(&block, passed_on[i]);
+	}
+	sigprocmask(SIG_BLOCK, &block, &prev);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+	rc = posix_spawn(&pid, t->exe, NULL, &attr, argv, t->envp);
+	posix_spawnattr_destroy(&attr);
+	if (rc)
+		die(1, "cannot run '%s': %s", t->exe, strerror(rc));
+	child = pid;
+	sigprocmask(SIG_SETMASK, &prev, NULL);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			die(1, "cannot wait for the run: %s", strerror(errno));
+	child = 0;
+	for (i = 0; i < 3; i++)
+		sigaction(passed_on[i], &old[i], NULL);
+	free(out);
+	free(argv);
+	if (caught)
+		return -caught;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}

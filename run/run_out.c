@@ -1,0 +1,346 @@
+/* run_out.c -- cg_run: the profiles of a run: their names, comparing two runs' profiles, keeping them. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+/*
+ * A run writes into its own folder with the template "<folder>/%p", so
+ * its profiles are named <pid> and, for images replaced by exec,
+ * <pid>.pre-exec.<k>.  Two runs' profiles are paired in creation order
+ * (pid, then k, then the one written at exit): pids grow from run to run,
+ * so this holds unless the pids wrap around during a run.  Profiles are
+ * read and compared by the profile library (MERGE mode keeps every
+ * (file, function, line) record).
+ */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgp.h"
+#include "prog.h"
+#include "run.h"
+
+/* How many differing lines a report shows. */
+#define SHOW_DIFFS 10
+
+/* ---- names ---- */
+
+char *run_expand(const char *tmpl, long pid, char *const *env, size_t nenv,
+		 const char **why)
+{
+	struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
+	const char *p = tmpl, *end, *val;
+	char *var;
+
+	if (!*tmpl) {
+		*why = "no file name given";
+		return NULL;
+	}
+	if (*tmpl == '~') {
+		*why = "the name begins with '~' (the shell did not expand it: use $HOME)";
+		return NULL;
+	}
+	for (; *p; p++) {
+		if (*p != '%') {
+			cgp_buf_add(&b, p, 1);
+			continue;
+		}
+		switch (*++p) {
+		case '%':
+			cgp_buf_add(&b, "%", 1);
+			break;
+		case 'p':
+			cgp_buf_addf(&b, "%ld", pid);
+			break;
+		case 'q':
+			if (p[1] != '{') {
+				*why = "expected '{' after '%q'";
+				goto bad;
+			}
+			end = strchr(p + 2, '}');
+			if (!end) {
+				*why = "missing '}' in %q specifier";
+				goto bad;
+			}
+			var = strndup(p + 2, (size_t)(end - p - 2));
+			if (!var)
+				die(1, "out of memory");
+			val = run_getenv(env, nenv, var);
+			if (!val) {
+				struct cgp_buf m = CGP_BUF_INIT(SIZE_MAX / 2);
+				cgp_buf_addf(&m, "environment variable '%s' is not set in the "
+					     "program's environment (add --env=%s=...)", var, var);
+				free(var);
+				*why = m.s ? m.s : "an environment variable is not set";
+				goto bad;
+			}
+			free(var);
+			cgp_buf_adds(&b, val);
+			p = end;
+			break;
+		default:
+			*why = "expected 'p', 'q' or '%' after '%'";
+			goto bad;
+		}
+	}
+	cgp_buf_adds(&b, "");
+	if (!b.s)
+		die(1, "out of memory");
+	return b.s;
+bad:
+	cgp_buf_release(&b);
+	return NULL;
+}
+
+/* ---- listing ---- */
+
+/* Parses "<pid>" or "<pid>.pre-exec.<k>"; 0 if name is neither. */
+static int parse_name(const char *name, long *pid, unsigned long *k)
+{
+	char *e;
+
+	if (*name < '0' || *name > '9')
+		return 0;
+	errno = 0;
+	*pid = strtol(name, &e, 10);
+	*k = 0;
+	if (errno)
+		return 0;
+	if (!*e)
+		return 1;
+	if (strncmp(e, ".pre-exec.", 10) || e[10] < '1' || e[10] > '9')
+		return 0;
+	*k = strtoul(e + 10, &e, 10);
+	return !*e && !errno;
+}
+
+static int profile_cmp(const void *x, const void *y)
+{
+	const struct run_profile *a = x, *b = y;
+	/* k = 0 (written at exit) comes after every pre-exec profile. */
+	unsigned long ka = a->preexec ? a->preexec : (unsigned long)-1;
+	unsigned long kb = b->preexec ? b->preexec : (unsigned long)-1;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return (ka > kb) - (ka < kb);
+}
+
+void run_set_list(struct run_set *s, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t cap = 0;
+
+	s->p = NULL;
+	s->n = 0;
+	if (!d)
+		die(1, "cannot read the folder '%s': %s", dir, strerror(errno));
+	while ((e = readdir(d))) {
+		struct run_profile *r;
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (s->n == cap) {
+			cap = cap ? cap * 2 : 8;
+			s->p = xrealloc(s->p, cap, sizeof *s->p);
+		}
+		r = &s->p[s->n];
+		if (!parse_name(e->d_name, &r->pid, &r->preexec))
+			die(1, "unexpected file '%s/%s' (not a profile name the tool writes)",
+			    dir, e->d_name);
+		r->path = xmalloc(strlen(dir) + strlen(e->d_name) + 2, 1);
+		sprintf(r->path, "%s/%s", dir, e->d_name);
+		s->n++;
+	}
+	closedir(d);
+	qsort(s->p, s->n, sizeof *s->p, profile_cmp);
+}
+
+void run_set_release(struct run_set *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->p[i].path);
+	free(s->p);
+	s->p = NULL;
+	s->n = 0;
+}
+
+char **run_set_names(const struct run_set *s, const struct run_config *c)
+{
+	char **names = xmalloc(s->n + 1, sizeof *names);
+	size_t i, j;
+
+	for (i = 0; i < s->n; i++) {
+		const char *why = NULL;
+		char *base = run_expand(c->out_file, s->p[i].pid, c->env, c->nenv, &why);
+		if (!base)
+			die(1, "--cachegrind-out-file: %s", why);
+		if (s->p[i].preexec) {
+			names[i] = xmalloc(strlen(base) + 32, 1);
+			sprintf(names[i], "%s.pre-exec.%lu", base, s->p[i].preexec);
+			free(base);
+		} else {
+			names[i] = base;
+		}
+		for (j = 0; j < i; j++)
+			if (!strcmp(names[i], names[j]))
+				warning("two profiles of run 1 are named '%s' (is %%p missing "
+					"from --cachegrind-out-file?): the one of pid %ld is kept",
+					names[i], s->p[i].pid);
+	}
+	names[s->n] = NULL;
+	return names;
+}
+
+/* ---- comparing ---- */
+
+/* The report of the differing lines of one pair of profiles. */
+struct report {
+	char *const *events;
+	struct cgp_buf text;
+	long shown;
+	unsigned long k;
+};
+
+static void add_count(struct cgp_buf *b, const int64_t *c, unsigned i)
+{
+	if (c)
+		cgp_buf_addf(b, "%lld", (long long)c[i]);
+	else
+		cgp_buf_adds(b, "(absent)");
+}
+
+static void on_diff(void *ctx, const char *file, const char *fn, int64_t line,
+		    const int64_t *ca, const int64_t *cb, unsigned nev)
+{
+	struct report *r = ctx;
+	unsigned i, n = 0;
+
+	if (r->shown++ >= SHOW_DIFFS)
+		return;
+	cgp_buf_addf(&r->text, "  %s:%lld %s:", file, (long long)line, fn);
+	for (i = 0; i < nev; i++) {
+		if (ca && cb && ca[i] == cb[i])
+			continue;
+		cgp_buf_addf(&r->text, "%s %s ", n++ ? "," : "", r->events[i]);
+		add_count(&r->text, ca, i);
+		cgp_buf_adds(&r->text, " in run 1, ");
+		add_count(&r->text, cb, i);
+		cgp_buf_addf(&r->text, " in run %lu", r->k);
+	}
+	cgp_buf_adds(&r->text, "\n");
+}
+
+/* Compares one pair; 1 (after a report) if they differ. */
+static int compare_pair(const char *pa, const char *pb, unsigned long k, const char *name)
+{
+	struct cgp_profile a, b;
+	struct cgp_read_opts ro;
+	struct cgp_error err = CGP_ERROR_INIT;
+	struct report r = { NULL, CGP_BUF_INIT(SIZE_MAX / 2), 0, k };
+	long n;
+	int summary_differs;
+
+	memset(&ro, 0, sizeof ro);
+	ro.mode = CGP_MODE_MERGE;
+	cgp_profile_init(&a, CGP_MODE_MERGE);
+	cgp_profile_init(&b, CGP_MODE_MERGE);
+	if (cgp_profile_read(&a, pa, &ro, &err) || cgp_profile_read(&b, pb, &ro, &err))
+		die_cgp(&err);
+	r.events = a.events;
+	n = cgp_compare(&a, &b, on_diff, &r, &err);
+	if (n == CGP_EEVENTS) {
+		error("runs 1 and %lu differ: their profiles %s and %s.run%lu record different "
+		      "events", k, name, name, k);
+		n = 1;
+		goto out;
+	}
+	if (n < 0)
+		die_cgp(&err);
+	summary_differs = memcmp(a.summary, b.summary, a.nev * sizeof *a.summary) != 0;
+	if (n || summary_differs) {
+		error("runs 1 and %lu differ: %ld line%s of %s (run %lu's kept as %s.run%lu)%s",
+		      k, n, n == 1 ? "" : "s", name, k, name, k,
+		      n ? "" : ": only their summary: lines");
+		if (r.text.s)
+			fputs(r.text.s, stderr);
+		if (n > SHOW_DIFFS)
+			fprintf(stderr, "  ... and %ld more\n", n - SHOW_DIFFS);
+		fprintf(stderr, "  compare them with: cg_annotate --diff %s %s.run%lu\n", name,
+			name, k);
+		n = 1;
+	}
+out:
+	cgp_buf_release(&r.text);
+	cgp_profile_release(&a);
+	cgp_profile_release(&b);
+	cgp_error_release(&err);
+	return n != 0;
+}
+
+int run_set_compare(const struct run_set *a, const struct run_set *b,
+		    unsigned long k, char *const *names)
+{
+	size_t i;
+
+	if (a->n != b->n) {
+		error("runs 1 and %lu differ: run 1 wrote %zu profile%s, run %lu wrote %zu", k,
+		      a->n, a->n == 1 ? "" : "s", k, b->n);
+		return 1;
+	}
+	for (i = 0; i < a->n; i++)
+		if (a->p[i].preexec != b->p[i].preexec) {
+			error("runs 1 and %lu differ: the profiles of their processes do not pair up "
+			      "(%s against %s)", k, a->p[i].path, b->p[i].path);
+			return 1;
+		}
+	for (i = 0; i < a->n; i++)
+		if (compare_pair(a->p[i].path, b->p[i].path, k, names[i]))
+			return 1;
+	return 0;
+}
+
+/* ---- keeping ---- */
+
+static void copy_file(const char *from, const char *to)
+{
+	struct cgp_outfile o;
+	struct cgp_error err = CGP_ERROR_INIT;
+	char buf[1 << 16];
+	size_t n;
+	FILE *in = fopen(from, "rb");
+
+	if (!in)
+		die(1, "cannot open '%s': %s", from, strerror(errno));
+	if (cgp_outfile_open(&o, to, &err))
+		die_cgp(&err);
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		if (fwrite(buf, 1, n, o.f) != n)
+			break;
+	if (ferror(in)) {
+		int e = errno;
+		cgp_outfile_abort(&o);
+		die(1, "cannot read '%s': %s", from, strerror(e));
+	}
+	fclose(in);
+	if (cgp_outfile_commit(&o, &err))
+		die_cgp(&err);
+}
+
+void run_set_keep(const struct run_set *s, char *const *names, const char *suffix)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		char *to = xmalloc(strlen(names[i]) + strlen(suffix) + 1, 1);
+		sprintf(to, "%s%s", names[i], suffix);
+		copy_file(s->p[i].path, to);
+		free(to);
+	}
+}
