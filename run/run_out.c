@@ -320,9 +320,11 @@ static void copy_file(const char *from, const char *to)
 		die(1, "cannot open '%s': %s", from, strerror(errno));
 	if (cgp_outfile_open(&o, to, &err))
 		die_cgp(&err);
+	if (o.inplace)
+		warning("%s", o.warning.s);
+	/* A failed write is kept by the output and reported by the commit. */
 	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-		if (fwrite(buf, 1, n, o.f) != n)
-			break;
+		cgp_out_add(&o.out, buf, n);
 	if (ferror(in)) {
 		int e = errno;
 		cgp_outfile_abort(&o);
