@@ -329,16 +329,17 @@ static void cg_pentium4_i1(struct cg_cache_config *I1,
    cg_line_str(&l, "warning: Pentium 4 with ");
    cg_line_u64(&l, reported / 1024, 0);
    cg_line_str(&l, " KB micro-op instruction trace cache");
-   cg_line_send(&l, sink, ctx, CG_MSG_DEBUG);
+   cg_line_send(&l, sink, ctx, CG_MSG_NOTE);
    cg_line_str(&l, "         Simulating a ");
    cg_line_u64(&l, simulated / 1024, 0);
    cg_line_str(&l, " KB I-cache with 32 B lines");
-   cg_line_send(&l, sink, ctx, CG_MSG_DEBUG);
+   cg_line_send(&l, sink, ctx, CG_MSG_NOTE);
 }
 
 /* Takes I1 (level 1, instruction), D1 (level 1, data) and LL (unified, at
    the highest level) from hw.  Returns 1 if all three were found, else 0
-   with the outputs unspecified.  The warnings are debug messages. */
+   with the outputs unspecified.  The warnings are debug messages, the
+   notes of what was found note messages. */
 static int cg_detect(const struct cg_hwcache_info *hw,
                      struct cg_cache_config *I1, struct cg_cache_config *D1,
                      struct cg_cache_config *LL, cg_msg_sink sink, void *ctx)
@@ -370,7 +371,7 @@ static int cg_detect(const struct cg_hwcache_info *hw,
       cg_line_str(&l, "warning: L");
       cg_line_u64(&l, hw->num_levels, 0);
       cg_line_str(&l, " cache found, using its data for the LL simulation.");
-      cg_line_send(&l, sink, ctx, CG_MSG_DEBUG);
+      cg_line_send(&l, sink, ctx, CG_MSG_NOTE);
    }
    if (i1 == NULL || d1 == NULL || ll == NULL)
       return 0;
@@ -431,14 +432,14 @@ int cg_arch_tweak_ll(struct cg_cache_config *ll, cg_msg_sink sink, void *ctx)
    cg_line_u64(&l, assoc, 0);
    cg_line_str(&l, "  total_size ");
    cg_line_u64(&l, size, 1);
-   cg_line_send(&l, sink, ctx, CG_MSG_DEBUG);
+   cg_line_send(&l, sink, ctx, CG_MSG_NOTE);
    cg_line_str(&l, "warning: simulated LL cache: line_size ");
    cg_line_u64(&l, line, 0);
    cg_line_str(&l, "  assoc ");
    cg_line_u64(&l, new_assoc, 0);
    cg_line_str(&l, "  total_size ");
    cg_line_u64(&l, new_size, 1);
-   cg_line_send(&l, sink, ctx, CG_MSG_DEBUG);
+   cg_line_send(&l, sink, ctx, CG_MSG_NOTE);
 
    ll->size = (int32_t)new_size;
    ll->assoc = (int32_t)new_assoc;

@@ -78,8 +78,13 @@ const char *cg_arch_check_cache(const struct cg_cache_config *c);
 
 /* CG_MSG_USER lines are printed with the core's user message function
    ("==PID== " prefix), CG_MSG_DEBUG ones with its debug message function
-   ("--PID-- " prefix; shown even with -q). */
-enum cg_msg_level { CG_MSG_USER, CG_MSG_DEBUG };
+   ("--PID-- " prefix; shown even with -q, as upstream does).  CG_MSG_NOTE
+   lines are debug messages that only say what was detected and how it is
+   used (the level taken as LL, the LL adjustment, a Pentium 4 trace
+   cache): the tool prints them like CG_MSG_DEBUG but leaves them out with
+   -q, where upstream prints them.  Warnings that the results may mislead
+   (no LL, the defaults used) stay CG_MSG_DEBUG. */
+enum cg_msg_level { CG_MSG_USER, CG_MSG_DEBUG, CG_MSG_NOTE };
 
 /* Receives one complete line, without trailing newline.  line is only
    valid during the call. */
@@ -116,7 +121,7 @@ struct cg_hwcache_info {
    count is not a power of two, the largest power of two below it is used
    and the associativity scaled up to keep about the same size.  Returns 1
    if *ll changed (after sending the two "warning: specified/simulated LL
-   cache" debug lines to sink, unless sink is NULL), else 0. */
+   cache" note lines to sink, unless sink is NULL), else 0. */
 int cg_arch_tweak_ll(struct cg_cache_config *ll, cg_msg_sink sink, void *ctx);
 
 /* The whole cache configuration of spec 7, at start-up:

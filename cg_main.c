@@ -113,6 +113,10 @@ static void cg_parse_cache_opt(const HChar *arg, const HChar *value,
    VG_(fmsg_bad_option)(arg, CG_ARCH_ERR_BAD_ARGUMENT "\n", value);
 }
 
+/* Where this tool's bugs go: not to Valgrind's developers, whose address
+   the core prints at the end of --help. */
+#define CG_BUGS_TO "the cachegrind-ng developers (see man cachegrind-ng)"
+
 static Bool cg_process_cmd_line_option(const HChar *arg)
 {
    const HChar *str;
@@ -143,6 +147,10 @@ static void cg_print_usage(void)
 "    --I1=<size>,<assoc>,<line_size>  set I1 cache manually\n"
 "    --D1=<size>,<assoc>,<line_size>  set D1 cache manually\n"
 "    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"
+"\n"
+"    This Cachegrind is cachegrind-ng " CG_VERSION ": report its bugs to\n"
+"    " CG_BUGS_TO ",\n"
+"    not to the Valgrind address below.\n"
    );
 }
 
@@ -2466,13 +2474,15 @@ static void cg_fini(Int exitcode)
       cg_print_stats();
 }
 
-/* cg_arch's message sink: one line per call. */
+/* cg_arch's message sink: one line per call.  Notes of what was detected
+   are left out with -q: a user who asks for quiet wants no information
+   that is not a problem (upstream prints them). */
 static void cg_print_arch_msg(void *ctx, enum cg_msg_level level,
                               const char *line)
 {
    if (level == CG_MSG_USER)
       VG_(umsg)("%s\n", line);
-   else
+   else if (level == CG_MSG_DEBUG || VG_(clo_verbosity) > 0)
       VG_(dmsg)("%s\n", line);
 }
 
@@ -2620,12 +2630,16 @@ static void cg_post_clo_init(void)
 
 static void cg_pre_clo_init(void)
 {
+   /* The first banner line is upstream's to the letter (test filters,
+      upstream's included, delete the banner by matching it), so the
+      project and its version go on the second, the copyright line. */
    VG_(details_name)("Cachegrind");
    VG_(details_version)(NULL);
    VG_(details_description)("a high-precision tracing profiler");
    VG_(details_copyright_author)(
-      "Copyright (C) 2026, and GNU GPL'd, by the cachegrind-ng developers.");
-   VG_(details_bug_reports_to)(VG_BUGS_TO);
+      "cachegrind-ng " CG_VERSION ", Copyright (C) 2026, and GNU GPL'd,"
+      " by the cachegrind-ng developers.");
+   VG_(details_bug_reports_to)(CG_BUGS_TO);
    VG_(details_avg_translation_sizeB)(500);
 
    /* The reference's register-update policy, so that the core builds the

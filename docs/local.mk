@@ -24,7 +24,10 @@ dist_doc_DATA += \
 manualexamplesdir = $(docdir)/examples
 dist_manualexamples_DATA = \
 	docs/manual/examples/phases.c \
-	docs/manual/examples/cg-gate.sh
+	docs/manual/examples/cg-gate.sh \
+	docs/manual/examples/model.c \
+	docs/manual/examples/forkexec.c \
+	docs/manual/examples/crash.c
 
 # The example program of the demo (build.sh demo) and of the manual.
 EXTRA_DIST += docs/examples/wordcount.c

@@ -5,7 +5,7 @@
    Every message is compared byte for byte with the spec (sections 2.3,
    6.6, 7 and appendix B).  Emitted lines are recorded with their level:
    "U " for user messages (==PID== in the tool), "D " for debug messages
-   (--PID--). */
+   (--PID--), "N " for notes (debug messages that -q leaves out). */
 
 #include <stdlib.h>
 
@@ -29,7 +29,9 @@ static void record(void *ctx, enum cg_msg_level level, const char *line)
 
    if (r->n < MAX_LINES)
       snprintf(r->line[r->n], sizeof r->line[0], "%s%s",
-               level == CG_MSG_USER ? "U " : "D ", line);
+               level == CG_MSG_USER   ? "U "
+               : level == CG_MSG_NOTE ? "N "
+                                      : "D ", line);
    r->n++;
 }
 
@@ -342,35 +344,35 @@ static void test_tweak_examples(void)
    /* 12 MiB, 16-way: 12288 sets -> 8192, factor 1.5, 24-way. */
    tweak(12582912, 16, 64, 1, 12582912, 24);
    CHECK_LINES(
-      "D warning: specified LL cache: line_size 64  assoc 16  total_size 12,582,912",
-      "D warning: simulated LL cache: line_size 64  assoc 24  total_size 12,582,912");
+      "N warning: specified LL cache: line_size 64  assoc 16  total_size 12,582,912",
+      "N warning: simulated LL cache: line_size 64  assoc 24  total_size 12,582,912");
    /* 480 MiB, 16-way: 491520 sets -> 262144, factor 1.875, 30-way. */
    tweak(503316480, 16, 64, 1, 503316480, 30);
    CHECK_LINES(
-      "D warning: specified LL cache: line_size 64  assoc 16  total_size 503,316,480",
-      "D warning: simulated LL cache: line_size 64  assoc 30  total_size 503,316,480");
+      "N warning: specified LL cache: line_size 64  assoc 16  total_size 503,316,480",
+      "N warning: simulated LL cache: line_size 64  assoc 30  total_size 503,316,480");
    /* 5 MiB, 48-way: 1706 sets -> 1024, factor 1.666015625, 80-way. */
    tweak(5242880, 48, 64, 1, 5242880, 80);
    CHECK_LINES(
-      "D warning: specified LL cache: line_size 64  assoc 48  total_size 5,242,880",
-      "D warning: simulated LL cache: line_size 64  assoc 80  total_size 5,242,880");
+      "N warning: specified LL cache: line_size 64  assoc 48  total_size 5,242,880",
+      "N warning: simulated LL cache: line_size 64  assoc 80  total_size 5,242,880");
    /* This build machine: 384 MiB direct-mapped, 6291456 sets -> 4194304,
       factor 1.5, 2-way, and the size grows. */
    tweak(402653184, 1, 64, 1, 536870912, 2);
    CHECK_LINES(
-      "D warning: specified LL cache: line_size 64  assoc 1  total_size 402,653,184",
-      "D warning: simulated LL cache: line_size 64  assoc 2  total_size 536,870,912");
+      "N warning: specified LL cache: line_size 64  assoc 1  total_size 402,653,184",
+      "N warning: simulated LL cache: line_size 64  assoc 2  total_size 536,870,912");
    /* Rounding half up: 5 sets, 2-way -> 4 sets, 2.5 + 0.5 = 3-way. */
    tweak(640, 2, 64, 1, 768, 3);
    CHECK_LINES(
-      "D warning: specified LL cache: line_size 64  assoc 2  total_size 640",
-      "D warning: simulated LL cache: line_size 64  assoc 3  total_size 768");
+      "N warning: specified LL cache: line_size 64  assoc 2  total_size 640",
+      "N warning: simulated LL cache: line_size 64  assoc 3  total_size 768");
    /* A power-of-two set count but a size that is no multiple of the set
       size: the size is rounded down, with the warning. */
    tweak(65600, 2, 64, 1, 65536, 2);
    CHECK_LINES(
-      "D warning: specified LL cache: line_size 64  assoc 2  total_size 65,600",
-      "D warning: simulated LL cache: line_size 64  assoc 2  total_size 65,536");
+      "N warning: specified LL cache: line_size 64  assoc 2  total_size 65,600",
+      "N warning: simulated LL cache: line_size 64  assoc 2  total_size 65,536");
 }
 
 static void test_tweak_silent(void)
@@ -485,9 +487,9 @@ static void test_detect_l3(void)
    CHECK_EQ(configure(CG_ARCH_AMD64, research_host, COUNT(research_host), 3,
                       NULL, NULL, NULL, 1, out), 0);
    CHECK_LINES(
-      "D warning: L3 cache found, using its data for the LL simulation.",
-      "D warning: specified LL cache: line_size 64  assoc 16  total_size 503,316,480",
-      "D warning: simulated LL cache: line_size 64  assoc 30  total_size 503,316,480");
+      "N warning: L3 cache found, using its data for the LL simulation.",
+      "N warning: specified LL cache: line_size 64  assoc 16  total_size 503,316,480",
+      "N warning: simulated LL cache: line_size 64  assoc 30  total_size 503,316,480");
    CHECK_CONFIG(out[0], 65536, 16, 64);
    CHECK_CONFIG(out[1], 49152, 12, 64);
    CHECK_CONFIG(out[2], 503316480, 30, 64);
@@ -496,9 +498,9 @@ static void test_detect_l3(void)
    CHECK_EQ(configure(CG_ARCH_AMD64, research_host, COUNT(research_host), 3,
                       NULL, NULL, NULL, 2, out), 0);
    CHECK_LINES(
-      "D warning: L3 cache found, using its data for the LL simulation.",
-      "D warning: specified LL cache: line_size 64  assoc 16  total_size 503,316,480",
-      "D warning: simulated LL cache: line_size 64  assoc 30  total_size 503,316,480",
+      "N warning: L3 cache found, using its data for the LL simulation.",
+      "N warning: specified LL cache: line_size 64  assoc 16  total_size 503,316,480",
+      "N warning: simulated LL cache: line_size 64  assoc 30  total_size 503,316,480",
       "U Cache configuration used:",
       "U   I1: 65,536 B, 16-way, 64 B lines",
       "U   D1: 49,152 B, 12-way, 64 B lines",
@@ -520,9 +522,9 @@ static void test_detect_l4(void)
    CHECK_EQ(configure(CG_ARCH_AMD64, caches, COUNT(caches), 4, NULL, NULL,
                       NULL, 1, out), 0);
    CHECK_LINES(
-      "D warning: L4 cache found, using its data for the LL simulation.",
-      "D warning: specified LL cache: line_size 64  assoc 1  total_size 402,653,184",
-      "D warning: simulated LL cache: line_size 64  assoc 2  total_size 536,870,912");
+      "N warning: L4 cache found, using its data for the LL simulation.",
+      "N warning: specified LL cache: line_size 64  assoc 1  total_size 402,653,184",
+      "N warning: simulated LL cache: line_size 64  assoc 2  total_size 536,870,912");
    CHECK_CONFIG(out[2], 536870912, 2, 64);
 }
 
@@ -653,9 +655,9 @@ static void test_defaults_given(void)
    CHECK_EQ(configure(CG_ARCH_AMD64, research_host, COUNT(research_host), 3,
                       &i1, &d1, &ll, 2, out), 0);
    CHECK_LINES(
-      "D warning: L3 cache found, using its data for the LL simulation.",
-      "D warning: specified LL cache: line_size 64  assoc 16  total_size 503,316,480",
-      "D warning: simulated LL cache: line_size 64  assoc 30  total_size 503,316,480",
+      "N warning: L3 cache found, using its data for the LL simulation.",
+      "N warning: specified LL cache: line_size 64  assoc 16  total_size 503,316,480",
+      "N warning: simulated LL cache: line_size 64  assoc 30  total_size 503,316,480",
       "U Cache configuration used:",
       "U   I1: 32,768 B, 8-way, 64 B lines",
       "U   D1: 24,576 B, 6-way, 64 B lines",
@@ -677,9 +679,9 @@ static void test_override_precedence(void)
    CHECK_EQ(configure(CG_ARCH_AMD64, research_host, COUNT(research_host), 3,
                       NULL, &d1, NULL, 2, out), 0);
    CHECK_LINES(
-      "D warning: L3 cache found, using its data for the LL simulation.",
-      "D warning: specified LL cache: line_size 64  assoc 16  total_size 503,316,480",
-      "D warning: simulated LL cache: line_size 64  assoc 30  total_size 503,316,480",
+      "N warning: L3 cache found, using its data for the LL simulation.",
+      "N warning: specified LL cache: line_size 64  assoc 16  total_size 503,316,480",
+      "N warning: simulated LL cache: line_size 64  assoc 30  total_size 503,316,480",
       "U Cache configuration used:",
       "U   I1: 65,536 B, 16-way, 64 B lines",
       "U   D1: 32,768 B, 8-way, 64 B lines",
@@ -701,8 +703,8 @@ static void test_pentium4(void)
    CHECK_EQ(configure(CG_ARCH_X86, caches, COUNT(caches), 2, NULL, NULL, NULL,
                       1, out), 0);
    CHECK_LINES(
-      "D warning: Pentium 4 with 12 KB micro-op instruction trace cache",
-      "D          Simulating a 16 KB I-cache with 32 B lines");
+      "N warning: Pentium 4 with 12 KB micro-op instruction trace cache",
+      "N          Simulating a 16 KB I-cache with 32 B lines");
    CHECK_CONFIG(out[0], 16384, 8, 32);
    CHECK_CONFIG(out[1], 8192, 4, 64);
    CHECK_CONFIG(out[2], 524288, 8, 64);
@@ -711,8 +713,8 @@ static void test_pentium4(void)
    CHECK_EQ(configure(CG_ARCH_X86, caches, COUNT(caches), 2, NULL, NULL, NULL,
                       1, out), 0);
    CHECK_LINES(
-      "D warning: Pentium 4 with 16 KB micro-op instruction trace cache",
-      "D          Simulating a 16 KB I-cache with 32 B lines");
+      "N warning: Pentium 4 with 16 KB micro-op instruction trace cache",
+      "N          Simulating a 16 KB I-cache with 32 B lines");
    CHECK_CONFIG(out[0], 16384, 8, 32);
 
    caches[0].size = 24576;
@@ -720,8 +722,8 @@ static void test_pentium4(void)
    CHECK_EQ(configure(CG_ARCH_X86, caches, COUNT(caches), 2, NULL, NULL, NULL,
                       1, out), 0);
    CHECK_LINES(
-      "D warning: Pentium 4 with 24 KB micro-op instruction trace cache",
-      "D          Simulating a 32 KB I-cache with 32 B lines");
+      "N warning: Pentium 4 with 24 KB micro-op instruction trace cache",
+      "N          Simulating a 32 KB I-cache with 32 B lines");
    CHECK_CONFIG(out[0], 32768, 4, 32);
 }
 
