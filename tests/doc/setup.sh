@@ -80,7 +80,7 @@ for name in "$@"; do
             done ;;
         phases-source)
             cp "$examples/phases.c" . ;;
-        phases|forkexec)    # examples/NAME.c, built as its header says
+        phases|forkexec|forker)    # examples/NAME.c, built as its header says
             example_program "$name" -O2 ;;
         model|crash)
             example_program "$name" -O0 ;;
