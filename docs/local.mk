@@ -28,6 +28,7 @@ dist_manualexamples_DATA = \
 	docs/manual/examples/model.c \
 	docs/manual/examples/forkexec.c \
 	docs/manual/examples/forker.c \
+	docs/manual/examples/clock.c \
 	docs/manual/examples/crash.c
 
 # The example program of the demo (build.sh demo) and of the manual.

@@ -82,7 +82,7 @@ for name in "$@"; do
             cp "$examples/phases.c" . ;;
         phases|forkexec|forker)    # examples/NAME.c, built as its header says
             example_program "$name" -O2 ;;
-        model|crash)
+        model|crash|clock)
             example_program "$name" -O0 ;;
         prog)               # any program
             printf 'int main(void) { return 0; }\n' > prog.c
