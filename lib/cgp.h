@@ -60,7 +60,7 @@
 #include <stdio.h>
 
 /* ------------------------------------------------------------------------ */
-/* Errors                                                                    */
+/* Errors (cgp_buf.c)                                                        */
 /* ------------------------------------------------------------------------ */
 
 enum {
@@ -95,7 +95,7 @@ int cgp_error_sys(struct cgp_error *e, int code, int errnum, const char *fmt, ..
 void cgp_error_release(struct cgp_error *e);
 
 /* ------------------------------------------------------------------------ */
-/* Growable buffer with a maximum size                                       */
+/* Growable buffer with a maximum size (cgp_buf.c)                           */
 /* ------------------------------------------------------------------------ */
 
 /* s is NUL-terminated whenever len > 0 or s != NULL; owned by the buffer. */
@@ -117,7 +117,52 @@ void cgp_buf_reset(struct cgp_buf *b);
 void cgp_buf_release(struct cgp_buf *b);
 
 /* ------------------------------------------------------------------------ */
-/* Streaming line reader (universal newlines, UTF-8 checked on request)     */
+/* UTF-8 and white space (cgp_utf8.c)                                        */
+/* ------------------------------------------------------------------------ */
+
+/* 1 if s[0..n) is valid UTF-8 as Python's strict decoder defines it. */
+int cgp_utf8_valid(const char *s, size_t n);
+/* Number of characters in s[0..n): code points of valid UTF-8, and one
+ * per byte that is not part of a valid sequence (Python's len() of the
+ * text decoded with errors="surrogateescape"). */
+size_t cgp_utf8_len(const char *s, size_t n);
+/* Byte length of the white-space character at s (Python str.isspace()),
+ * 0 if s[0] does not start one. */
+size_t cgp_space_len(const char *s, const char *end);
+
+/* ------------------------------------------------------------------------ */
+/* Numbers with Python's syntax and formatting (cgp_num.c)                   */
+/* ------------------------------------------------------------------------ */
+
+/* Python int() of s[0..n) restricted to ASCII digits, into int64.  Returns
+ * 0, -1 when the text is not an int, -2 when it is out of range. */
+int cgp_parse_int(const char *s, size_t n, int64_t *out);
+/* Python float() of a NUL-terminated text (no hex floats); 0 or -1. */
+int cgp_parse_float(const char *s, double *out);
+/* Overflow-checked a += b: 0, or -1 leaving a unchanged. */
+static inline int cgp_add(int64_t *a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_add_overflow(*a, b, &r))
+		return -1;
+	*a = r;
+	return 0;
+}
+/* Decimal text of v into buf (>= 21 bytes), returns the length. */
+size_t cgp_fmt_int(char *buf, int64_t v);
+/* Decimal text with "," every three digits (buf >= 28 bytes). */
+size_t cgp_fmt_commas(char *buf, int64_t v);
+/* v*100/s as Python's true division gives it: correctly rounded double,
+ * sign of zero kept (s != 0). */
+double cgp_percent(int64_t v, int64_t s);
+/* Python repr(float)/str(float) of a finite x into buf (>= 32 bytes). */
+size_t cgp_fmt_pyfloat(char *buf, double x);
+/* Python list repr of v[0..n) ("[1, -2, 3]") appended to b;
+ * 0, or -1 past the buffer's maximum or without memory. */
+int cgp_buf_add_pylist(struct cgp_buf *b, const int64_t *v, unsigned n);
+
+/* ------------------------------------------------------------------------ */
+/* Streaming line reader (cgp_reader.c)                                      */
 /* ------------------------------------------------------------------------ */
 
 #define CGP_MAX_LINE (64u << 20) /* longest line accepted: 64 MiB */
@@ -159,44 +204,6 @@ int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
  * "cannot read 'path' again: strerror" (a pipe, say). */
 int cgp_reader_rewind(struct cgp_reader *r, struct cgp_error *err);
 void cgp_reader_release(struct cgp_reader *r);
-
-/* 1 if s[0..n) is valid UTF-8 as Python's strict decoder defines it. */
-int cgp_utf8_valid(const char *s, size_t n);
-/* Number of characters in s[0..n): code points of valid UTF-8, and one
- * per byte that is not part of a valid sequence (Python's len() of the
- * text decoded with errors="surrogateescape"). */
-size_t cgp_utf8_len(const char *s, size_t n);
-/* Byte length of the white-space character at s (Python str.isspace()),
- * 0 if s[0] does not start one. */
-size_t cgp_space_len(const char *s, const char *end);
-
-/* ------------------------------------------------------------------------ */
-/* Numbers                                                                   */
-/* ------------------------------------------------------------------------ */
-
-/* Python int() of s[0..n) restricted to ASCII digits, into int64.  Returns
- * 0, -1 when the text is not an int, -2 when it is out of range. */
-int cgp_parse_int(const char *s, size_t n, int64_t *out);
-/* Python float() of a NUL-terminated text (no hex floats); 0 or -1. */
-int cgp_parse_float(const char *s, double *out);
-/* Overflow-checked a += b: 0, or -1 leaving a unchanged. */
-static inline int cgp_add(int64_t *a, int64_t b)
-{
-	int64_t r;
-	if (__builtin_add_overflow(*a, b, &r))
-		return -1;
-	*a = r;
-	return 0;
-}
-/* Decimal text of v into buf (>= 21 bytes), returns the length. */
-size_t cgp_fmt_int(char *buf, int64_t v);
-/* Decimal text with "," every three digits (buf >= 28 bytes). */
-size_t cgp_fmt_commas(char *buf, int64_t v);
-/* v*100/s as Python's true division gives it: correctly rounded double,
- * sign of zero kept (s != 0). */
-double cgp_percent(int64_t v, int64_t s);
-/* Python repr(float)/str(float) of a finite x into buf (>= 32 bytes). */
-size_t cgp_fmt_pyfloat(char *buf, double x);
 
 /* ------------------------------------------------------------------------ */
 /* Interned names                                                            */
@@ -356,9 +363,6 @@ void cgp_profile_init(struct cgp_profile *p, enum cgp_mode mode);
 int cgp_profile_read(struct cgp_profile *p, const char *path,
 		     const struct cgp_read_opts *o, struct cgp_error *err);
 void cgp_profile_release(struct cgp_profile *p);
-
-/* Python list repr of v[0..n) ("[1, -2, 3]") appended to b. */
-int cgp_buf_add_pylist(struct cgp_buf *b, const int64_t *v, unsigned n);
 
 /* ------------------------------------------------------------------------ */
 /* Diffing and writing                                                       */

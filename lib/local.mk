@@ -10,7 +10,9 @@ lib_libcgp_a_SOURCES = \
 	lib/cgp.h \
 	lib/cgp_int.h \
 	lib/cgp_buf.c \
+	lib/cgp_utf8.c \
 	lib/cgp_num.c \
+	lib/cgp_reader.c \
 	lib/cgp_table.c \
 	lib/cgp_read.c \
 	lib/cgp_write.c \
