@@ -305,7 +305,6 @@ int main(int argc, char **argv)
 
 	cgp_profile_init(&a.prof, CGP_MODE_ANNOTATE);
 	memset(&ro, 0, sizeof ro);
-	ro.mode = CGP_MODE_ANNOTATE;
 	ro.mod_fl = a.mod_fl;
 	ro.mod_fn = a.mod_fn;
 	ro.check_events = check_events;

@@ -84,7 +84,6 @@ int main(int argc, char **argv)
 	prog_stdout_init();
 	ap_parse(&spec, argc, argv, on_option, NULL, &files, counts);
 	memset(&ro, 0, sizeof ro);
-	ro.mode = CGP_MODE_DIFF;
 	ro.mod_fl = mod_fl;
 	ro.mod_fn = mod_fn;
 

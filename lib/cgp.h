@@ -34,19 +34,8 @@
  * included, so an error "at end of file" names the number of lines plus one
  * (as upstream does).
  *
- * The three programs read the body slightly differently (spec 10.2, 11.2,
- * 12.2); struct cgp_read_opts.mode selects the rules:
- *   ANNOTATE  line numbers parsed; "fl=" sets the function to
- *             "<unspecified>"; entries are created by fl=/fn= lines; every
- *             summary: line is checked against the running total of the file
- *             and all are added to the global summary; per-file line tables.
- *   MERGE     line numbers parsed; "fl=" sets the function to "???"; entries
- *             are created by count lines, in first-seen order; summary: lines
- *             are added up, never checked; per-(file, function) line tables;
- *             different events are reported after the file was read.
- *   DIFF      line numbers ignored; "fl=" sets the function to "???"; the
- *             last summary: line wins and is checked at end of file against
- *             the sum of all counts; no line tables.
+ * The three programs read the body slightly differently, as upstream's
+ * three scripts do: struct cgp_rules below, one row per program, says how.
  *
  * Ownership: every object belongs to the structure that contains it; a
  * struct cgp_profile owns its table, names and inputs and frees them all in
@@ -265,8 +254,9 @@ void cgp_lines_release(struct cgp_lines *t);
 /* Cost table keyed (file, function[, line])                                */
 /* ------------------------------------------------------------------------ */
 
-/* Flags of a cost centre made by lines before any fl= (annotate mode):
- * their file side (or function side) is a scratch entry never reported. */
+/* Flags of a cost centre made by lines before any fl= (the rule
+ * scratch_before_fl): its file side (or function side, before any fn=) is
+ * a scratch entry never reported. */
 #define CGP_CC_NOFILE 1u
 #define CGP_CC_NOFN   2u
 
@@ -274,13 +264,14 @@ struct cgp_cc {
 	const struct cgp_name *file, *fn;
 	unsigned flags;
 	int64_t *total;           /* nev counts, in the table's arena */
-	struct cgp_lines *lines;  /* MERGE mode only, else NULL */
+	struct cgp_lines *lines;  /* CGP_LINES_PER_CC only, else NULL */
 };
 
 struct cgp_file {
 	const struct cgp_name *name;
-	struct cgp_lines lines;             /* ANNOTATE mode */
-	const struct cgp_name **orig;       /* original names mapped here */
+	struct cgp_lines lines;             /* CGP_LINES_PER_FILE only */
+	const struct cgp_name **orig;       /* original names mapped here
+					       (the rule keep_originals) */
 	size_t norig, origcap;
 	size_t *ccs;                        /* its cost centres, first-seen */
 	size_t nccs, cccap;
@@ -317,7 +308,69 @@ void cgp_subst_free(struct cgp_subst *x);
 /* Reading profiles                                                          */
 /* ------------------------------------------------------------------------ */
 
+/* Which program's rules a profile is read with. */
 enum cgp_mode { CGP_MODE_ANNOTATE, CGP_MODE_MERGE, CGP_MODE_DIFF };
+
+/* Where the counts of each line number are kept. */
+enum cgp_lines_at {
+	CGP_LINES_NONE,      /* nowhere: only the totals of each entry */
+	CGP_LINES_PER_FILE,  /* struct cgp_file.lines, per file after --mod-filename */
+	CGP_LINES_PER_CC,    /* struct cgp_cc.lines, per (file, function) entry */
+};
+
+/* What the summary: lines of a file are for. */
+enum cgp_summary_rule {
+	/* Each must equal the file's counts so far; all are added (negated
+	 * with cgp_read_opts.negate) to the profile's summary. */
+	CGP_SUMMARY_CHECK_EACH,
+	/* Added to the profile's summary, never checked. */
+	CGP_SUMMARY_ADD,
+	/* The last one counts (struct cgp_input.summary): at end of file it
+	 * must equal the sum of all the file's counts, then it becomes the
+	 * profile's summary. */
+	CGP_SUMMARY_LAST,
+};
+
+/*
+ * How a program reads the body of a file.  cgp_read.c holds the table, one
+ * row per enum cgp_mode; every difference between the programs' reading is
+ * a field here, and the reader tests these fields, never the mode.
+ *
+ *                       ANNOTATE         MERGE           DIFF
+ *   line_numbers        parsed           parsed          ignored
+ *   fl_function         "<unspecified>"  "???"           "???"
+ *   names_make_entries  yes              no              no
+ *   scratch_before_fl   yes              no              no
+ *   keep_originals      yes              no              no
+ *   lines               per file         per entry       none
+ *   summary             check each       add             last
+ *   events_at_once      yes              no              no
+ */
+struct cgp_rules {
+	/* Line numbers are parsed and checked; else every count line counts
+	 * as line 0, whatever its first token is. */
+	int line_numbers;
+	/* The function of the counts after an fl= line, until an fn= line. */
+	const char *fl_function;
+	/* fl= and fn= lines create their (file, function) entry, so one with
+	 * no counts is listed; else the first count line creates it. */
+	int names_make_entries;
+	/* Counts before the first fl= go to an entry that is never reported
+	 * (flags CGP_CC_NOFILE | CGP_CC_NOFN); else to file "", function "". */
+	int scratch_before_fl;
+	/* Each file entry lists the fl= names mapped to it, as they were
+	 * before --mod-filename (struct cgp_file.orig): the source files. */
+	int keep_originals;
+	enum cgp_lines_at lines;
+	enum cgp_summary_rule summary;
+	/* A file whose events differ from the first file's is an error at its
+	 * events: line; else only after it was read (so that its own errors
+	 * come first). */
+	int events_at_once;
+};
+
+/* The row of the table for mode. */
+const struct cgp_rules *cgp_rules_of(enum cgp_mode mode);
 
 /* What one input file said in its header. */
 struct cgp_input {
@@ -327,12 +380,12 @@ struct cgp_input {
 	char *cmd;
 	char **events;  unsigned nev;
 	int64_t mtime_ns;
-	int64_t *summary;         /* DIFF: the last summary: line */
+	int64_t *summary;         /* CGP_SUMMARY_LAST: the last summary: line */
 };
 
+/* How one file is read into a profile (the rules come with the profile). */
 struct cgp_read_opts {
-	enum cgp_mode mode;
-	int negate;                      /* ANNOTATE: subtract this file */
+	int negate;                      /* subtract this file's counts */
 	/* --mod-filename / --mod-funcname, or NULL.  Results are cached per
 	 * name in the profile, so every file read into one profile must use
 	 * the same expressions (or none until the first one is used). */
@@ -348,7 +401,7 @@ struct cgp_read_opts {
 };
 
 struct cgp_profile {
-	enum cgp_mode mode;
+	const struct cgp_rules *rules;  /* cgp_rules_of() the mode, static */
 	unsigned nev;
 	char **events;            /* the first file's, borrowed from input 0 */
 	struct cgp_input *in; size_t nin, incap;
@@ -357,9 +410,10 @@ struct cgp_profile {
 	struct cgp_buf tmp;       /* scratch for --mod-* results */
 };
 
+/* An empty profile whose files will be read with the rules of mode. */
 void cgp_profile_init(struct cgp_profile *p, enum cgp_mode mode);
-/* Reads one more file into p (the rules of p->mode).  On failure p stays
- * valid for cgp_profile_release() only. */
+/* Reads one more file into p, with p->rules.  On failure p stays valid for
+ * cgp_profile_release() only. */
 int cgp_profile_read(struct cgp_profile *p, const char *path,
 		     const struct cgp_read_opts *o, struct cgp_error *err);
 void cgp_profile_release(struct cgp_profile *p);

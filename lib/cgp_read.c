@@ -14,9 +14,41 @@
 /* Longest bad text quoted in a message. */
 #define QUOTE_MAX 60
 
+/* The rules of each program, as cgp.h describes them. */
+static const struct cgp_rules rules_table[] = {
+	[CGP_MODE_ANNOTATE] = {
+		.line_numbers = 1,
+		.fl_function = "<unspecified>",
+		.names_make_entries = 1,
+		.scratch_before_fl = 1,
+		.keep_originals = 1,
+		.lines = CGP_LINES_PER_FILE,
+		.summary = CGP_SUMMARY_CHECK_EACH,
+		.events_at_once = 1,
+	},
+	[CGP_MODE_MERGE] = {
+		.line_numbers = 1,
+		.fl_function = "???",
+		.lines = CGP_LINES_PER_CC,
+		.summary = CGP_SUMMARY_ADD,
+	},
+	[CGP_MODE_DIFF] = {
+		.line_numbers = 0,
+		.fl_function = "???",
+		.lines = CGP_LINES_NONE,
+		.summary = CGP_SUMMARY_LAST,
+	},
+};
+
+const struct cgp_rules *cgp_rules_of(enum cgp_mode mode)
+{
+	return &rules_table[mode];
+}
+
 /* State of reading one file. */
 struct rstate {
 	struct cgp_profile *p;
+	const struct cgp_rules *ru;  /* p->rules */
 	const struct cgp_read_opts *o;
 	struct cgp_reader r;
 	struct cgp_input *in;
@@ -29,9 +61,10 @@ struct rstate {
 	unsigned flags;          /* CGP_CC_NOFILE / CGP_CC_NOFN */
 	long cc;                 /* current cost centre, -1 = look up */
 	int64_t *counts;         /* this line's counts */
-	int64_t *running;        /* ANNOTATE: total of this file so far */
+	int64_t *running;        /* total of this file so far, unless the
+				    summary rule is CGP_SUMMARY_ADD */
 	int nsummary;
-	const struct cgp_name *unspecified, *unknown, *empty;
+	const struct cgp_name *fl_fn, *empty;  /* ru->fl_function, "" */
 };
 
 static unsigned long long lineno(const struct rstate *s)
@@ -175,7 +208,7 @@ static int parse_counts_fast(struct rstate *s, const char *p, const char *e,
 			v = v * 10 + (unsigned)(*p++ - '0');
 		if (p - t > 18 || (p < e && *p != ' ' && *p != '\t'))
 			return 0;
-		*line_no = s->p->mode == CGP_MODE_DIFF ? 0 : (int64_t)v;
+		*line_no = s->ru->line_numbers ? (int64_t)v : 0;
 	}
 	for (;;) {
 		const char *t;
@@ -209,8 +242,8 @@ static int parse_counts(struct rstate *s, const char *p, const char *e,
 	if (line_no) {
 		const char *t = p;
 		p = skip_token(p, e);
-		if (s->p->mode == CGP_MODE_DIFF) {
-			*line_no = 0; /* cg_diff ignores line numbers */
+		if (!s->ru->line_numbers) {
+			*line_no = 0;
 		} else {
 			rc = cgp_parse_int(t, (size_t)(p - t), line_no);
 			if (rc || *line_no > ((int64_t)1 << 62))
@@ -304,13 +337,9 @@ static int on_fl(struct rstate *s, const char *name, size_t n)
 	s->file = m;
 	s->flags = 0;
 	s->cc = -1;
-	if (s->p->mode != CGP_MODE_ANNOTATE) {
-		s->fn = s->unknown;
-		return 0;
-	}
-	s->fn = s->unspecified;
+	s->fn = s->fl_fn;
 	/* Remember the original name of this file once. */
-	if (!(orig->mark & 1)) {
+	if (s->ru->keep_originals && !(orig->mark & 1)) {
 		long fi = cgp_table_file(&s->p->tab, m);
 		struct cgp_file *f;
 		if (fi < 0)
@@ -322,7 +351,7 @@ static int on_fl(struct rstate *s, const char *name, size_t n)
 		f->orig[f->norig++] = orig;
 		orig->mark |= 1;
 	}
-	return set_cc(s);
+	return s->ru->names_make_entries ? set_cc(s) : 0;
 }
 
 static int on_fn(struct rstate *s, const char *name, size_t n)
@@ -339,7 +368,7 @@ static int on_fn(struct rstate *s, const char *name, size_t n)
 	s->fn = m;
 	s->flags &= ~CGP_CC_NOFN;
 	s->cc = -1;
-	return s->p->mode == CGP_MODE_ANNOTATE ? set_cc(s) : 0;
+	return s->ru->names_make_entries ? set_cc(s) : 0;
 }
 
 static int on_count(struct rstate *s, const char *line, size_t len)
@@ -365,19 +394,19 @@ static int on_count(struct rstate *s, const char *line, size_t len)
 			return overflow(s);
 		c->total[i] = v;
 	}
-	switch (s->p->mode) {
-	case CGP_MODE_ANNOTATE:
+	switch (s->ru->lines) {
+	case CGP_LINES_PER_FILE:
 		if (s->flags & CGP_CC_NOFILE)
 			return 0;
 		rc = cgp_lines_add(&s->p->tab.file[s->file->file].lines, s->nev,
 				   ln, s->counts, s->sign);
 		break;
-	case CGP_MODE_MERGE:
+	case CGP_LINES_PER_CC:
 		if (!c->lines && !(c->lines = calloc(1, sizeof *c->lines)))
 			return nomem(s);
-		rc = cgp_lines_add(c->lines, s->nev, ln, s->counts, 1);
+		rc = cgp_lines_add(c->lines, s->nev, ln, s->counts, s->sign);
 		break;
-	case CGP_MODE_DIFF:
+	case CGP_LINES_NONE:
 		break;
 	}
 	if (rc == CGP_EOVERFLOW)
@@ -413,33 +442,26 @@ static int on_summary(struct rstate *s, const char *rest, const char *e)
 	s->nsummary++;
 	if (!s->accumulate)
 		return 0;
-	switch (s->p->mode) {
-	case CGP_MODE_ANNOTATE:
-		for (i = 0; i < s->nev; i++) {
-			int64_t v;
-			if (s->sign > 0 ? __builtin_add_overflow(s->p->summary[i], s->counts[i], &v)
-					: __builtin_sub_overflow(s->p->summary[i], s->counts[i], &v))
-				return overflow(s);
-			s->p->summary[i] = v;
-		}
-		if (memcmp(s->counts, s->running, s->nev * sizeof *s->counts))
-			return mismatch(s, s->counts, s->running, "- summary:  ",
-					"- computed: ");
-		break;
-	case CGP_MODE_MERGE:
-		for (i = 0; i < s->nev; i++)
-			if (cgp_add(&s->p->summary[i], s->counts[i]))
-				return overflow(s);
-		break;
-	case CGP_MODE_DIFF:
+	if (s->ru->summary == CGP_SUMMARY_LAST) {
 		memcpy(s->in->summary, s->counts, s->nev * sizeof *s->counts);
-		break;
+		return 0;
 	}
+	for (i = 0; i < s->nev; i++) {
+		int64_t v;
+		if (s->sign > 0 ? __builtin_add_overflow(s->p->summary[i], s->counts[i], &v)
+				: __builtin_sub_overflow(s->p->summary[i], s->counts[i], &v))
+			return overflow(s);
+		s->p->summary[i] = v;
+	}
+	if (s->ru->summary == CGP_SUMMARY_CHECK_EACH &&
+	    memcmp(s->counts, s->running, s->nev * sizeof *s->counts))
+		return mismatch(s, s->counts, s->running, "- summary:  ", "- computed: ");
 	return 0;
 }
 
-/* DIFF: at end of file the sum of all counts must equal the summary. */
-static int diff_check(struct rstate *s)
+/* CGP_SUMMARY_LAST: at end of file the sum of all counts must equal the
+ * last summary: line, which then becomes the profile's summary. */
+static int check_last_summary(struct rstate *s)
 {
 	size_t i;
 	unsigned k;
@@ -580,13 +602,13 @@ static int read_header(struct rstate *s)
 			goto out;
 		}
 	} else if (!events_equal(s->p->events, s->p->nev, s->in->events, s->in->nev)) {
-		if (s->p->mode == CGP_MODE_ANNOTATE) {
+		if (s->ru->events_at_once) {
 			rc = cgp_error_set(s->err, CGP_EEVENTS,
 					   "events in data files don't match (%s and %s)",
 					   s->p->in[0].path, s->in->path);
 			goto out;
 		}
-		s->accumulate = 0; /* MERGE: reported at the end */
+		s->accumulate = 0; /* reported at the end */
 	}
 	rc = 0;
 out:
@@ -624,15 +646,15 @@ static int read_body(struct rstate *s)
 		return cgp_error_set(s->err, CGP_EEVENTS,
 				     "events in data files don't match (%s and %s)",
 				     s->p->in[0].path, s->in->path);
-	if (s->p->mode == CGP_MODE_DIFF)
-		return diff_check(s);
+	if (s->ru->summary == CGP_SUMMARY_LAST)
+		return check_last_summary(s);
 	return 0;
 }
 
 void cgp_profile_init(struct cgp_profile *p, enum cgp_mode mode)
 {
 	memset(p, 0, sizeof *p);
-	p->mode = mode;
+	p->rules = cgp_rules_of(mode);
 	p->tmp.max = CGP_MAX_LINE;
 }
 
@@ -644,6 +666,7 @@ int cgp_profile_read(struct cgp_profile *p, const char *path,
 
 	memset(&s, 0, sizeof s);
 	s.p = p;
+	s.ru = p->rules;
 	s.o = o;
 	s.err = err;
 	s.accumulate = 1;
@@ -665,28 +688,25 @@ int cgp_profile_read(struct cgp_profile *p, const char *path,
 	if (rc)
 		goto out;
 	s.counts = calloc(s.nev, sizeof *s.counts);
-	/* MERGE keeps no running total: it never checks summary: lines. */
-	s.running = p->mode == CGP_MODE_MERGE ? malloc(1)
-					       : calloc(s.nev, sizeof *s.running);
+	/* Summary: lines that are only added up need no running total. */
+	if (s.ru->summary != CGP_SUMMARY_ADD)
+		s.running = calloc(s.nev, sizeof *s.running);
 	s.in->summary = calloc(s.nev, sizeof *s.in->summary);
-	if (!s.counts || !s.running || !s.in->summary) {
+	if (!s.counts || (s.ru->summary != CGP_SUMMARY_ADD && !s.running) ||
+	    !s.in->summary) {
 		rc = nomem(&s);
 		goto out;
 	}
-	if (!(s.unspecified = intern(&s, "<unspecified>", 13)) ||
-	    !(s.unknown = intern(&s, "???", 3)) || !(s.empty = intern(&s, "", 0))) {
+	if (!(s.fl_fn = intern(&s, s.ru->fl_function, strlen(s.ru->fl_function))) ||
+	    !(s.empty = intern(&s, "", 0))) {
 		rc = err->code;
 		goto out;
 	}
-	/* Before any fl= the file is "" (ANNOTATE: a scratch entry). */
+	/* Before any fl= the file is "" (or a scratch entry). */
 	s.file = (struct cgp_name *)s.empty;
 	s.fn = s.empty;
-	if (p->mode == CGP_MODE_ANNOTATE)
+	if (s.ru->scratch_before_fl)
 		s.flags = CGP_CC_NOFILE | CGP_CC_NOFN;
-	if (p->mode == CGP_MODE_MERGE) {
-		free(s.running);
-		s.running = NULL;
-	}
 	rc = read_body(&s);
 out:
 	free(s.counts);

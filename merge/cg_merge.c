@@ -164,7 +164,6 @@ int main(int argc, char **argv)
 	}
 	cgp_profile_init(&p, CGP_MODE_MERGE);
 	memset(&ro, 0, sizeof ro);
-	ro.mode = CGP_MODE_MERGE;
 	for (i = 0; i < nfiles; i++)
 		if (cgp_profile_read(&p, files[i], &ro, &err))
 			die_cgp(&err);

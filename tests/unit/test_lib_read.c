@@ -169,7 +169,6 @@ static void test_profile_refill(void)
 	size_t c;
 
 	memset(&o, 0, sizeof o);
-	o.mode = CGP_MODE_ANNOTATE;
 	for (c = 1; c <= 12; c++) {
 		struct cgp_profile p;
 		o.read_chunk = c;
@@ -275,7 +274,6 @@ static void test_modes(void)
 
 	/* ANNOTATE: fl= makes "<unspecified>"; per-file line tables. */
 	memset(&o, 0, sizeof o);
-	o.mode = CGP_MODE_ANNOTATE;
 	cgp_profile_init(&p, CGP_MODE_ANNOTATE);
 	CHECK(cgp_profile_read(&p, path, &o, &err) == 0, "annotate read: %s", err.msg);
 	CHECK(p.nev == 2 && !strcmp(p.in[0].desc, "one\ntwo\n") && !strcmp(p.in[0].cmd, "./p a"),
@@ -299,7 +297,6 @@ static void test_modes(void)
 
 	/* MERGE: "???" after fl=, entries only from count lines. */
 	memset(&o, 0, sizeof o);
-	o.mode = CGP_MODE_MERGE;
 	cgp_profile_init(&p, CGP_MODE_MERGE);
 	CHECK(cgp_profile_read(&p, path, &o, &err) == 0, "merge read");
 	CHECK(cgp_profile_read(&p, path, &o, &err) == 0, "merge read twice");
@@ -311,7 +308,6 @@ static void test_modes(void)
 
 	/* DIFF: line numbers ignored, keys (file, function). */
 	memset(&o, 0, sizeof o);
-	o.mode = CGP_MODE_DIFF;
 	cgp_profile_init(&p, CGP_MODE_DIFF);
 	CHECK(cgp_profile_read(&p, path, &o, &err) == 0, "diff read");
 	c = find_cc(&p, "y.c", "g");
