@@ -31,11 +31,11 @@ struct ann {
 	struct cgp_profile prof;
 	unsigned nev;
 	const int64_t *summary;
-	/* Files printed in the File:function section (name->mark bit 2). */
-	int64_t *bucket[B_COUNT];
+	/* Per file of prof.tab.file (same index): 1 if the File:function
+	 * section lists it, so that its source is annotated. */
+	unsigned char *selected;
+	int64_t *bucket[B_COUNT];   /* the Annotation summary's rows */
 };
-
-#define MARK_SELECTED 2
 
 /* Column widths of one table (spec 10.3 "Column formatting"). */
 struct cols {

@@ -400,7 +400,7 @@ void report_sources(struct ann *a)
 		struct cgp_file *f = order[i];
 		if (f->name->len == 3 && !memcmp(f->name->s, "???", 3))
 			add_all(a, &f->lines, B_UNKNOWN);
-		else if (!(f->name->mark & MARK_SELECTED))
+		else if (!a->selected[f - t->file])
 			add_all(a, &f->lines, B_BELOW);
 		else if (a->annotate)
 			one_file(a, f);

@@ -160,6 +160,7 @@ static void file_function(struct ann *a)
 	size_t i, j, n = 0;
 	double tc = threshold_count(a);
 
+	a->selected = xcalloc(t->nfile + 1, 1);
 	for (i = 0; i < t->nfile; i++) {
 		const struct cgp_file *f = &t->file[i];
 		struct outer *x = &o[n];
@@ -173,7 +174,7 @@ static void file_function(struct ann *a)
 			x->in[x->nin++].v = c->total;
 		}
 		if (filter_sort(a, x, tc)) {
-			((struct cgp_name *)x->name)->mark |= MARK_SELECTED;
+			a->selected[i] = 1;
 			n++;
 		} else {
 			free(x->total);

@@ -329,6 +329,7 @@ int main(int argc, char **argv)
 
 	for (b = 0; b < B_COUNT; b++)
 		free(a.bucket[b]);
+	free(a.selected);
 	free(a.show);
 	free(a.sort);
 	free(a.files);

@@ -198,31 +198,24 @@ void cgp_reader_release(struct cgp_reader *r);
 /* Interned names                                                            */
 /* ------------------------------------------------------------------------ */
 
-/* One distinct string.  s is NUL-terminated (names may not contain NUL
- * bytes that matter: comparisons use len).  Owned by struct cgp_names. */
+/* One distinct string: a profile interns each name once, so names compare
+ * by pointer.  s is NUL-terminated (comparisons use len).  Owned by the
+ * profile's table; what the library keeps about a name besides (its hash
+ * chain, --mod-* results, file entry) is its own, in cgp_int.h. */
 struct cgp_name {
 	const char *s;
 	uint32_t len;
-	uint32_t hash;
-	struct cgp_name *next;          /* hash chain */
-	const struct cgp_name *mod[2];  /* cached --mod-filename/funcname
-					   results, or NULL */
-	int32_t file;                   /* index in the table's files, or -1 */
-	int32_t mark;                   /* free for the table's use */
 };
 
+/* The interned names of a table (the library's; cgp_int.h). */
 struct cgp_names {
-	struct cgp_name **tab;
+	struct cgp_name_ent **tab;      /* hash chains */
 	size_t mask, count;
 	struct cgp_arena_chunk *arena;  /* names and their text */
 	size_t arena_left;
 	char *arena_ptr;
 };
 
-void cgp_names_init(struct cgp_names *n);
-/* Returns the interned copy of s[0..len), NULL without memory. */
-struct cgp_name *cgp_names_intern(struct cgp_names *n, const char *s, size_t len);
-void cgp_names_release(struct cgp_names *n);
 /* Code-point order of two names (= byte order of their UTF-8). */
 int cgp_name_cmp(const struct cgp_name *a, const struct cgp_name *b);
 

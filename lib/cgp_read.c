@@ -56,7 +56,7 @@ struct rstate {
 	unsigned nev;            /* this file's events */
 	int accumulate;          /* events equal the profile's */
 	int sign;                /* -1 for the negated file of a diff */
-	struct cgp_name *file;   /* current file (after --mod-filename) */
+	struct cgp_name_ent *file;  /* current file (after --mod-filename) */
 	const struct cgp_name *fn;
 	unsigned flags;          /* CGP_CC_NOFILE / CGP_CC_NOFN */
 	long cc;                 /* current cost centre, -1 = look up */
@@ -64,7 +64,7 @@ struct rstate {
 	int64_t *running;        /* total of this file so far, unless the
 				    summary rule is CGP_SUMMARY_ADD */
 	int nsummary;
-	const struct cgp_name *fl_fn, *empty;  /* ru->fl_function, "" */
+	struct cgp_name_ent *fl_fn, *empty;  /* ru->fl_function, "" */
 };
 
 static unsigned long long lineno(const struct rstate *s)
@@ -281,17 +281,18 @@ static int parse_counts(struct rstate *s, const char *p, const char *e,
 }
 
 /* Applies --mod-filename (which = 0) or --mod-funcname (1) to a name. */
-static struct cgp_name *mod_name(struct rstate *s, struct cgp_name *orig, int which)
+static struct cgp_name_ent *mod_name(struct rstate *s, struct cgp_name_ent *orig,
+				     int which)
 {
 	const struct cgp_subst *x = which ? s->o->mod_fn : s->o->mod_fl;
-	struct cgp_name *m;
+	struct cgp_name_ent *m;
 
 	if (!x)
 		return orig;
 	if (orig->mod[which])
-		return (struct cgp_name *)orig->mod[which];
+		return orig->mod[which];
 	cgp_buf_reset(&s->p->tmp);
-	if (cgp_subst_apply(x, orig->s, orig->len, &s->p->tmp, s->err)) {
+	if (cgp_subst_apply(x, orig->name.s, orig->name.len, &s->p->tmp, s->err)) {
 		/* Matching failed (the match limit): say where. */
 		if (s->err->code != CGP_ENOMEM)
 			at_this_line(s);
@@ -307,9 +308,9 @@ static struct cgp_name *mod_name(struct rstate *s, struct cgp_name *orig, int wh
 	return m;
 }
 
-static struct cgp_name *intern(struct rstate *s, const char *t, size_t n)
+static struct cgp_name_ent *intern(struct rstate *s, const char *t, size_t n)
 {
-	struct cgp_name *x = cgp_names_intern(&s->p->tab.names, t, n);
+	struct cgp_name_ent *x = cgp_names_intern(&s->p->tab.names, t, n);
 
 	if (!x)
 		nomem(s);
@@ -325,7 +326,7 @@ static int set_cc(struct rstate *s)
 
 static int on_fl(struct rstate *s, const char *name, size_t n)
 {
-	struct cgp_name *orig = intern(s, name, n), *m;
+	struct cgp_name_ent *orig = intern(s, name, n), *m;
 
 	if (!orig)
 		return s->err->code;
@@ -337,9 +338,9 @@ static int on_fl(struct rstate *s, const char *name, size_t n)
 	s->file = m;
 	s->flags = 0;
 	s->cc = -1;
-	s->fn = s->fl_fn;
+	s->fn = &s->fl_fn->name;
 	/* Remember the original name of this file once. */
-	if (s->ru->keep_originals && !(orig->mark & 1)) {
+	if (s->ru->keep_originals && !orig->orig_kept) {
 		long fi = cgp_table_file(&s->p->tab, m);
 		struct cgp_file *f;
 		if (fi < 0)
@@ -348,15 +349,15 @@ static int on_fl(struct rstate *s, const char *name, size_t n)
 		if (cgp_grow_array((void **)&f->orig, &f->origcap, f->norig,
 				   sizeof *f->orig))
 			return nomem(s);
-		f->orig[f->norig++] = orig;
-		orig->mark |= 1;
+		f->orig[f->norig++] = &orig->name;
+		orig->orig_kept = 1;
 	}
 	return s->ru->names_make_entries ? set_cc(s) : 0;
 }
 
 static int on_fn(struct rstate *s, const char *name, size_t n)
 {
-	struct cgp_name *orig = intern(s, name, n), *m;
+	struct cgp_name_ent *orig = intern(s, name, n), *m;
 
 	if (!orig)
 		return s->err->code;
@@ -365,7 +366,7 @@ static int on_fn(struct rstate *s, const char *name, size_t n)
 	m = mod_name(s, orig, 1);
 	if (!m)
 		return s->err->code;
-	s->fn = m;
+	s->fn = &m->name;
 	s->flags &= ~CGP_CC_NOFN;
 	s->cc = -1;
 	return s->ru->names_make_entries ? set_cc(s) : 0;
@@ -703,8 +704,8 @@ int cgp_profile_read(struct cgp_profile *p, const char *path,
 		goto out;
 	}
 	/* Before any fl= the file is "" (or a scratch entry). */
-	s.file = (struct cgp_name *)s.empty;
-	s.fn = s.empty;
+	s.file = s.empty;
+	s.fn = &s.empty->name;
 	if (s.ru->scratch_before_fl)
 		s.flags = CGP_CC_NOFILE | CGP_CC_NOFN;
 	rc = read_body(&s);

@@ -65,12 +65,12 @@ void cgp_names_init(struct cgp_names *n)
 static int names_rehash(struct cgp_names *n)
 {
 	size_t ncap = n->tab ? (n->mask + 1) * 2 : 1024, i;
-	struct cgp_name **t = calloc(ncap, sizeof *t);
+	struct cgp_name_ent **t = calloc(ncap, sizeof *t);
 
 	if (!t)
 		return -1;
 	for (i = 0; n->tab && i <= n->mask; i++) {
-		struct cgp_name *x = n->tab[i], *nx;
+		struct cgp_name_ent *x = n->tab[i], *nx;
 		for (; x; x = nx) {
 			nx = x->next;
 			x->next = t[x->hash & (ncap - 1)];
@@ -83,17 +83,17 @@ static int names_rehash(struct cgp_names *n)
 	return 0;
 }
 
-struct cgp_name *cgp_names_intern(struct cgp_names *n, const char *s, size_t len)
+struct cgp_name_ent *cgp_names_intern(struct cgp_names *n, const char *s, size_t len)
 {
 	uint32_t h = hash_bytes(s, len);
-	struct cgp_name *x;
+	struct cgp_name_ent *x;
 	char *text;
 
 	if (len > UINT32_MAX)
 		return NULL;
 	if (n->tab)
 		for (x = n->tab[h & n->mask]; x; x = x->next)
-			if (x->hash == h && x->len == len && !memcmp(x->s, s, len))
+			if (x->hash == h && x->name.len == len && !memcmp(x->name.s, s, len))
 				return x;
 	if ((!n->tab || n->count >= n->mask) && names_rehash(n))
 		return NULL;
@@ -103,12 +103,12 @@ struct cgp_name *cgp_names_intern(struct cgp_names *n, const char *s, size_t len
 		return NULL;
 	memcpy(text, s, len);
 	text[len] = '\0';
-	x->s = text;
-	x->len = (uint32_t)len;
+	x->name.s = text;
+	x->name.len = (uint32_t)len;
 	x->hash = h;
 	x->mod[0] = x->mod[1] = NULL;
 	x->file = -1;
-	x->mark = 0;
+	x->orig_kept = 0;
 	x->next = n->tab[h & n->mask];
 	n->tab[h & n->mask] = x;
 	n->count++;
@@ -373,7 +373,7 @@ int cgp_grow_array(void **p, size_t *cap, size_t n, size_t elem)
 	return 0;
 }
 
-long cgp_table_file(struct cgp_table *t, struct cgp_name *name)
+long cgp_table_file(struct cgp_table *t, struct cgp_name_ent *name)
 {
 	struct cgp_file *f;
 
@@ -384,12 +384,12 @@ long cgp_table_file(struct cgp_table *t, struct cgp_name *name)
 		return -1;
 	f = &t->file[t->nfile];
 	memset(f, 0, sizeof *f);
-	f->name = name;
+	f->name = &name->name;
 	name->file = (int32_t)t->nfile;
 	return (long)t->nfile++;
 }
 
-long cgp_table_cc(struct cgp_table *t, struct cgp_name *file,
+long cgp_table_cc(struct cgp_table *t, struct cgp_name_ent *file,
 		  const struct cgp_name *fn, unsigned flags)
 {
 	size_t s;
@@ -398,10 +398,10 @@ long cgp_table_cc(struct cgp_table *t, struct cgp_name *file,
 
 	if (!t->ccindex && cc_reindex(t))
 		return -1;
-	for (s = cc_slot(file, fn, flags, t->ccmask); t->ccindex[s];
+	for (s = cc_slot(&file->name, fn, flags, t->ccmask); t->ccindex[s];
 	     s = (s + 1) & t->ccmask) {
 		c = &t->cc[t->ccindex[s] - 1];
-		if (c->file == file && c->fn == fn && c->flags == flags)
+		if (c->file == &file->name && c->fn == fn && c->flags == flags)
 			return (long)t->ccindex[s] - 1;
 	}
 	if (t->ncc >= UINT32_MAX - 1 ||
@@ -419,7 +419,7 @@ long cgp_table_cc(struct cgp_table *t, struct cgp_name *file,
 		f->ccs[f->nccs++] = t->ncc;
 	}
 	c = &t->cc[t->ncc];
-	c->file = file;
+	c->file = &file->name;
 	c->fn = fn;
 	c->flags = flags;
 	c->lines = NULL;

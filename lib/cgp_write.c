@@ -28,9 +28,11 @@ int cgp_diff(struct cgp_profile *newp, const struct cgp_profile *old,
 			goto events;
 	for (i = 0; i < old->tab.ncc; i++) {
 		const struct cgp_cc *o = &old->tab.cc[i];
-		struct cgp_name *f = cgp_names_intern(&newp->tab.names, o->file->s, o->file->len);
-		struct cgp_name *fn = cgp_names_intern(&newp->tab.names, o->fn->s, o->fn->len);
-		long c = f && fn ? cgp_table_cc(&newp->tab, f, fn, 0) : -1;
+		struct cgp_name_ent *f = cgp_names_intern(&newp->tab.names, o->file->s,
+							  o->file->len);
+		struct cgp_name_ent *fn = cgp_names_intern(&newp->tab.names, o->fn->s,
+							   o->fn->len);
+		long c = f && fn ? cgp_table_cc(&newp->tab, f, &fn->name, 0) : -1;
 		if (c < 0)
 			return cgp_error_set(err, CGP_ENOMEM, "out of memory");
 		for (k = 0; k < newp->nev; k++)
