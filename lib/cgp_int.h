@@ -34,6 +34,11 @@ long cgp_table_file(struct cgp_table *t, struct cgp_name_ent *name);
  * absent; -1 without memory. */
 long cgp_table_cc(struct cgp_table *t, struct cgp_name_ent *file,
 		  const struct cgp_name *fn, unsigned flags);
+/* 1 if the event lists a[0..na) and b[0..nb) are the same (cgp_read.c). */
+int cgp_events_equal(char *const *a, unsigned na, char *const *b, unsigned nb);
+/* Sets err to "events in data files don't match (path1 and path2)" and
+ * returns CGP_EEVENTS (cgp_read.c). */
+int cgp_error_events(struct cgp_error *err, const char *path1, const char *path2);
 /* Grows *p (*cap elements of size elem) to hold at least n + 1; 0 or -1. */
 int cgp_grow_array(void **p, size_t *cap, size_t n, size_t elem);
 

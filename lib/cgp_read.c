@@ -324,48 +324,67 @@ static int set_cc(struct rstate *s)
 	return s->cc < 0 ? nomem(s) : 0;
 }
 
-static int on_fl(struct rstate *s, const char *name, size_t n)
+/*
+ * The name of an fl= (which = 0) or fn= (1) line: interned (even in a file
+ * that is not accumulated, so that a bad name is found there too) and
+ * mapped by --mod-filename or --mod-funcname.  Returns 1 with *orig and *m
+ * set, 0 when the file is not accumulated, or a negative code.
+ */
+static int take_name(struct rstate *s, const char *name, size_t n, int which,
+		     struct cgp_name_ent **orig, struct cgp_name_ent **m)
 {
-	struct cgp_name_ent *orig = intern(s, name, n), *m;
-
-	if (!orig)
+	*orig = intern(s, name, n);
+	if (!*orig)
 		return s->err->code;
 	if (!s->accumulate)
 		return 0;
-	m = mod_name(s, orig, 0);
-	if (!m)
-		return s->err->code;
+	*m = mod_name(s, *orig, which);
+	return *m ? 1 : s->err->code;
+}
+
+/* Lists orig among the original names of file entry m, once. */
+static int keep_original(struct rstate *s, struct cgp_name_ent *orig,
+			 struct cgp_name_ent *m)
+{
+	long fi;
+	struct cgp_file *f;
+
+	if (orig->orig_kept)
+		return 0;
+	fi = cgp_table_file(&s->p->tab, m);
+	if (fi < 0)
+		return nomem(s);
+	f = &s->p->tab.file[fi];
+	if (cgp_grow_array((void **)&f->orig, &f->origcap, f->norig, sizeof *f->orig))
+		return nomem(s);
+	f->orig[f->norig++] = &orig->name;
+	orig->orig_kept = 1;
+	return 0;
+}
+
+static int on_fl(struct rstate *s, const char *name, size_t n)
+{
+	struct cgp_name_ent *orig, *m;
+	int rc = take_name(s, name, n, 0, &orig, &m);
+
+	if (rc <= 0)
+		return rc;
 	s->file = m;
 	s->flags = 0;
 	s->cc = -1;
 	s->fn = &s->fl_fn->name;
-	/* Remember the original name of this file once. */
-	if (s->ru->keep_originals && !orig->orig_kept) {
-		long fi = cgp_table_file(&s->p->tab, m);
-		struct cgp_file *f;
-		if (fi < 0)
-			return nomem(s);
-		f = &s->p->tab.file[fi];
-		if (cgp_grow_array((void **)&f->orig, &f->origcap, f->norig,
-				   sizeof *f->orig))
-			return nomem(s);
-		f->orig[f->norig++] = &orig->name;
-		orig->orig_kept = 1;
-	}
+	if (s->ru->keep_originals && (rc = keep_original(s, orig, m)))
+		return rc;
 	return s->ru->names_make_entries ? set_cc(s) : 0;
 }
 
 static int on_fn(struct rstate *s, const char *name, size_t n)
 {
-	struct cgp_name_ent *orig = intern(s, name, n), *m;
+	struct cgp_name_ent *orig, *m;
+	int rc = take_name(s, name, n, 1, &orig, &m);
 
-	if (!orig)
-		return s->err->code;
-	if (!s->accumulate)
-		return 0;
-	m = mod_name(s, orig, 1);
-	if (!m)
-		return s->err->code;
+	if (rc <= 0)
+		return rc;
 	s->fn = &m->name;
 	s->flags &= ~CGP_CC_NOFN;
 	s->cc = -1;
@@ -513,7 +532,7 @@ static int next_line(struct rstate *s, const char **line, size_t *len)
 	return rc;
 }
 
-static int events_equal(char **a, unsigned na, char **b, unsigned nb)
+int cgp_events_equal(char *const *a, unsigned na, char *const *b, unsigned nb)
 {
 	unsigned i;
 
@@ -523,6 +542,12 @@ static int events_equal(char **a, unsigned na, char **b, unsigned nb)
 		if (strcmp(a[i], b[i]))
 			return 0;
 	return 1;
+}
+
+int cgp_error_events(struct cgp_error *err, const char *path1, const char *path2)
+{
+	return cgp_error_set(err, CGP_EEVENTS, "events in data files don't match (%s and %s)",
+			     path1, path2);
 }
 
 static int read_header(struct rstate *s)
@@ -602,11 +627,10 @@ static int read_header(struct rstate *s)
 			rc = nomem(s);
 			goto out;
 		}
-	} else if (!events_equal(s->p->events, s->p->nev, s->in->events, s->in->nev)) {
+	} else if (!cgp_events_equal(s->p->events, s->p->nev, s->in->events,
+				     s->in->nev)) {
 		if (s->ru->events_at_once) {
-			rc = cgp_error_set(s->err, CGP_EEVENTS,
-					   "events in data files don't match (%s and %s)",
-					   s->p->in[0].path, s->in->path);
+			rc = cgp_error_events(s->err, s->p->in[0].path, s->in->path);
 			goto out;
 		}
 		s->accumulate = 0; /* reported at the end */
@@ -644,9 +668,7 @@ static int read_body(struct rstate *s)
 	if (!s->nsummary)
 		return perr(s, "missing `summary:` line, aborting");
 	if (!s->accumulate)
-		return cgp_error_set(s->err, CGP_EEVENTS,
-				     "events in data files don't match (%s and %s)",
-				     s->p->in[0].path, s->in->path);
+		return cgp_error_events(s->err, s->p->in[0].path, s->in->path);
 	if (s->ru->summary == CGP_SUMMARY_LAST)
 		return check_last_summary(s);
 	return 0;

@@ -138,32 +138,60 @@ int cgp_name_cmp(const struct cgp_name *a, const struct cgp_name *b)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Row indexes                                                               */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The line tables and the cost table keep their rows in arrays, in
+ * first-seen order, and find them through an index: open addressing with
+ * linear probing, a slot holding row + 1 (0 = empty), the first slot of a
+ * row being its hash & mask.  A lookup ends on the row or on the empty
+ * slot where a new row goes; the owner decides when the index is too full
+ * and rebuilds it here.
+ */
+
+/* The hash of row i of owner's array. */
+typedef size_t row_hash_fn(const void *owner, size_t i);
+
+/* Rebuilds *ix for rows [0, n) with twice the slots (first at first, a
+ * power of two); 0, or -1 without memory (the index then unchanged). */
+static int index_rebuild(uint32_t **ix, size_t *mask, size_t first, size_t n,
+			 row_hash_fn *hash, const void *owner)
+{
+	size_t ncap = *ix ? (*mask + 1) * 2 : first, i;
+	uint32_t *nix = calloc(ncap, sizeof *nix);
+
+	if (!nix)
+		return -1;
+	for (i = 0; i < n; i++) {
+		size_t s = hash(owner, i) & (ncap - 1);
+		while (nix[s])
+			s = (s + 1) & (ncap - 1);
+		nix[s] = (uint32_t)i + 1;
+	}
+	free(*ix);
+	*ix = nix;
+	*mask = ncap - 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Line tables                                                               */
 /* ------------------------------------------------------------------------ */
 
-static size_t line_slot(int64_t line, size_t mask)
+static size_t line_hash(int64_t line)
 {
-	uint64_t h = (uint64_t)line * 0x9e3779b97f4a7c15ull;
-	return (size_t)(h >> 32) & mask;
+	return (size_t)(((uint64_t)line * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+static size_t line_row_hash(const void *owner, size_t i)
+{
+	return line_hash(((const struct cgp_lines *)owner)->line[i]);
 }
 
 static int lines_reindex(struct cgp_lines *t)
 {
-	size_t ncap = t->index ? (t->imask + 1) * 2 : 16, i;
-	uint32_t *ix = calloc(ncap, sizeof *ix);
-
-	if (!ix)
-		return -1;
-	for (i = 0; i < t->n; i++) {
-		size_t s = line_slot(t->line[i], ncap - 1);
-		while (ix[s])
-			s = (s + 1) & (ncap - 1);
-		ix[s] = (uint32_t)i + 1;
-	}
-	free(t->index);
-	t->index = ix;
-	t->imask = ncap - 1;
-	return 0;
+	return index_rebuild(&t->index, &t->imask, 16, t->n, line_row_hash, t);
 }
 
 static int lines_widen(struct cgp_lines *t)
@@ -192,7 +220,7 @@ static long lines_row(struct cgp_lines *t, unsigned nev, int64_t line)
 		if (lines_reindex(t))
 			return -1;
 	}
-	for (s = line_slot(line, t->imask); t->index[s]; s = (s + 1) & t->imask)
+	for (s = line_hash(line) & t->imask; t->index[s]; s = (s + 1) & t->imask)
 		if (t->line[t->index[s] - 1] == line)
 			return (long)t->index[s] - 1;
 	if (t->n >= UINT32_MAX - 1)
@@ -324,34 +352,26 @@ static int64_t *pool_alloc(struct cgp_table *t)
 	return p;
 }
 
-static size_t cc_slot(const struct cgp_name *f, const struct cgp_name *fn,
-		      unsigned flags, size_t mask)
+static size_t cc_hash(const struct cgp_name *f, const struct cgp_name *fn,
+		      unsigned flags)
 {
 	uint64_t h = (uint64_t)(uintptr_t)f * 0x9e3779b97f4a7c15ull;
 
 	h ^= (uint64_t)(uintptr_t)fn * 0xc2b2ae3d27d4eb4full + flags;
 	h ^= h >> 29;
-	return (size_t)(h * 0xbf58476d1ce4e5b9ull >> 32) & mask;
+	return (size_t)(h * 0xbf58476d1ce4e5b9ull >> 32);
+}
+
+static size_t cc_row_hash(const void *owner, size_t i)
+{
+	const struct cgp_cc *c = &((const struct cgp_table *)owner)->cc[i];
+
+	return cc_hash(c->file, c->fn, c->flags);
 }
 
 static int cc_reindex(struct cgp_table *t)
 {
-	size_t ncap = t->ccindex ? (t->ccmask + 1) * 2 : 256, i;
-	uint32_t *ix = calloc(ncap, sizeof *ix);
-
-	if (!ix)
-		return -1;
-	for (i = 0; i < t->ncc; i++) {
-		size_t s = cc_slot(t->cc[i].file, t->cc[i].fn, t->cc[i].flags,
-				   ncap - 1);
-		while (ix[s])
-			s = (s + 1) & (ncap - 1);
-		ix[s] = (uint32_t)i + 1;
-	}
-	free(t->ccindex);
-	t->ccindex = ix;
-	t->ccmask = ncap - 1;
-	return 0;
+	return index_rebuild(&t->ccindex, &t->ccmask, 256, t->ncc, cc_row_hash, t);
 }
 
 /* Grows *p (an array of *cap elements of size elem) to hold n + 1. */
@@ -398,7 +418,7 @@ long cgp_table_cc(struct cgp_table *t, struct cgp_name_ent *file,
 
 	if (!t->ccindex && cc_reindex(t))
 		return -1;
-	for (s = cc_slot(&file->name, fn, flags, t->ccmask); t->ccindex[s];
+	for (s = cc_hash(&file->name, fn, flags) & t->ccmask; t->ccindex[s];
 	     s = (s + 1) & t->ccmask) {
 		c = &t->cc[t->ccindex[s] - 1];
 		if (c->file == &file->name && c->fn == fn && c->flags == flags)
