@@ -550,95 +550,99 @@ int cgp_error_events(struct cgp_error *err, const char *path1, const char *path2
 			     path1, path2);
 }
 
-static int read_header(struct rstate *s)
+/* The desc: lines and the cmd: line.  0 with *line, *len set to the line
+ * after them, or an error. */
+static int read_desc_cmd(struct rstate *s, const char **line, size_t *len)
 {
-	const char *line, *rest, *e;
-	size_t len, evcap = 0;
+	const char *rest;
 	int rc;
 	struct cgp_buf desc = CGP_BUF_INIT(SIZE_MAX / 2);
 
 	for (;;) {
-		rc = next_line(s, &line, &len);
-		if (rc < 0)
-			goto out;
-		if (!keyword(s, line, len, "desc:", &rest))
+		rc = next_line(s, line, len);
+		if (rc < 0) {
+			cgp_buf_release(&desc);
+			return rc;
+		}
+		if (!keyword(s, *line, *len, "desc:", &rest))
 			break;
-		if (cgp_buf_add(&desc, rest, (size_t)(line + len - rest)) ||
+		if (cgp_buf_add(&desc, rest, (size_t)(*line + *len - rest)) ||
 		    cgp_buf_add(&desc, "\n", 1)) {
-			rc = nomem(s);
-			goto out;
+			cgp_buf_release(&desc);
+			return nomem(s);
 		}
 		s->in->ndesc++;
 	}
 	s->in->desc = desc.s ? desc.s : dup_text("", 0);
-	desc.s = NULL;
-	if (!s->in->desc) {
-		rc = nomem(s);
-		goto out;
-	}
-	if (!keyword(s, line, len, "cmd:", &rest)) {
-		rc = perr(s, "missing a `cmd:` line");
-		goto out;
-	}
-	if (!(s->in->cmd = dup_text(rest, (size_t)(line + len - rest)))) {
-		rc = nomem(s);
-		goto out;
-	}
-	rc = next_line(s, &line, &len);
-	if (rc < 0)
-		goto out;
-	if (!keyword(s, line, len, "events:", &rest)) {
-		rc = perr(s, "missing an `events:` line");
-		goto out;
-	}
-	e = line + len;
+	if (!s->in->desc)
+		return nomem(s);
+	if (!keyword(s, *line, *len, "cmd:", &rest))
+		return perr(s, "missing a `cmd:` line");
+	if (!(s->in->cmd = dup_text(rest, (size_t)(*line + *len - rest))))
+		return nomem(s);
+	rc = next_line(s, line, len);
+	return rc < 0 ? rc : 0;
+}
+
+/* The event names of the events: line line[0..len). */
+static int read_events(struct rstate *s, const char *line, size_t len)
+{
+	const char *rest, *e = line + len;
+	size_t evcap = 0;
+
+	if (!keyword(s, line, len, "events:", &rest))
+		return perr(s, "missing an `events:` line");
 	for (rest = skip_ws(rest, e); rest < e; rest = skip_ws(rest, e)) {
 		const char *t = rest;
 		rest = skip_token(rest, e);
-		if (s->in->nev == CGP_MAX_EVENTS) {
-			rc = cgp_error_set(s->err, CGP_EPARSE,
-					   "%s:%llu: too many events (at most %u)",
-					   s->r.path, lineno(s), CGP_MAX_EVENTS);
-			goto out;
-		}
+		if (s->in->nev == CGP_MAX_EVENTS)
+			return cgp_error_set(s->err, CGP_EPARSE,
+					     "%s:%llu: too many events (at most %u)",
+					     s->r.path, lineno(s), CGP_MAX_EVENTS);
 		if (cgp_grow_array((void **)&s->in->events, &evcap, s->in->nev,
 				   sizeof *s->in->events) ||
-		    !(s->in->events[s->in->nev] = dup_text(t, (size_t)(rest - t)))) {
-			rc = nomem(s);
-			goto out;
-		}
+		    !(s->in->events[s->in->nev] = dup_text(t, (size_t)(rest - t))))
+			return nomem(s);
 		s->in->nev++;
 	}
-	if (s->in->nev == 0) {
-		rc = perr(s, "no event names on the `events:` line");
-		goto out;
-	}
+	if (s->in->nev == 0)
+		return perr(s, "no event names on the `events:` line");
 	s->nev = s->in->nev;
-	if (s->o->check_events) {
-		rc = s->o->check_events(s->o->ctx, s->in->events, s->in->nev, s->err);
-		if (rc)
-			goto out;
-	}
+	return 0;
+}
+
+/* The first file sets the profile's events; a later one must have the
+ * same (rule events_at_once), or is not accumulated and reported at the
+ * end. */
+static int join_profile(struct rstate *s)
+{
 	if (s->p->nin == 1) {
 		s->p->nev = s->nev;
 		s->p->events = s->in->events;
 		cgp_table_init(&s->p->tab, s->nev);
-		if (!(s->p->summary = calloc(s->nev, sizeof *s->p->summary))) {
-			rc = nomem(s);
-			goto out;
-		}
+		if (!(s->p->summary = calloc(s->nev, sizeof *s->p->summary)))
+			return nomem(s);
 	} else if (!cgp_events_equal(s->p->events, s->p->nev, s->in->events,
 				     s->in->nev)) {
-		if (s->ru->events_at_once) {
-			rc = cgp_error_events(s->err, s->p->in[0].path, s->in->path);
-			goto out;
-		}
-		s->accumulate = 0; /* reported at the end */
+		if (s->ru->events_at_once)
+			return cgp_error_events(s->err, s->p->in[0].path, s->in->path);
+		s->accumulate = 0;
 	}
-	rc = 0;
-out:
-	cgp_buf_release(&desc);
-	return rc;
+	return 0;
+}
+
+static int read_header(struct rstate *s)
+{
+	const char *line;
+	size_t len;
+	int rc;
+
+	if ((rc = read_desc_cmd(s, &line, &len)) || (rc = read_events(s, line, len)))
+		return rc;
+	if (s->o->check_events &&
+	    (rc = s->o->check_events(s->o->ctx, s->in->events, s->in->nev, s->err)))
+		return rc;
+	return join_profile(s);
 }
 
 static int read_body(struct rstate *s)
