@@ -16,7 +16,7 @@ enum {
 };
 
 struct ann {
-	/* Options (spec 10.1). */
+	/* Options, as the command line set them. */
 	int diff, percs, annotate;
 	double threshold;
 	int64_t context;
@@ -37,7 +37,11 @@ struct ann {
 	int64_t *bucket[B_COUNT];   /* the Annotation summary's rows */
 };
 
-/* Column widths of one table (spec 10.3 "Column formatting"). */
+/* Column widths of one table.  Per shown event: the count column is as
+ * wide as the widest of the smallest and largest count (with thousands
+ * separators), the percentage columns as their widest text (an outer row
+ * of File:function or Function:file has two, its own and the cumulative
+ * one); an event name wider than all that widens the cell. */
 struct cols {
 	int outer;
 	int64_t *min, *max, *cmin, *cmax;   /* per event */

@@ -165,11 +165,12 @@ static void marker(int64_t n)
 	printf("-- line %lld ----------------------------------------\n", (long long)n);
 }
 
-/* The lines of a file's table D, sorted, without line 0 (spec 10.3). */
+/* The rows of a file's line table sorted by line number, without line 0
+ * (counts with no line, printed apart as "<unknown (line 0)>"). */
 struct rows {
 	struct row *row;
 	size_t n;
-	long line0;   /* index in D of line 0, or -1 */
+	long line0;   /* row of line 0 in the line table, or -1 */
 };
 
 static void rows_init(struct rows *x, const struct cgp_lines *t)
@@ -190,8 +191,10 @@ static void rows_init(struct rows *x, const struct cgp_lines *t)
 	qsort(x->row, x->n, sizeof *x->row, cmp_row);
 }
 
-/* The range of source lines [*lo, *hi] that starts at row i (step 3 of
- * spec 10.3); returns the first row after it. */
+/* The range of source lines [*lo, *hi] that starts at row i: ctx lines
+ * before row i's line (from line 1 on) to ctx lines after the last row
+ * whose line is at most 2 * ctx after the one before it (so ranges that
+ * would overlap become one).  Returns the first row after it. */
 static size_t next_range(const struct rows *x, size_t i, int64_t ctx, int64_t *lo,
 			 int64_t *hi)
 {

@@ -12,7 +12,9 @@
 #include "ann.h"
 #include "prog.h"
 
-/* argparse's rendering at 80 columns (spec Appendix A). */
+/* The usage and help texts as Python 3.11's argparse prints them for
+ * upstream's parser, at 80 columns (tests/cli/help-vs-man.sh compares
+ * them with the manual page). */
 static const char usage_text[] =
 	"usage: cg_annotate [-h] [--version] [--diff] [--mod-filename REGEX]\n"
 	"                   [--mod-funcname REGEX] [--show A,B,C] [--sort A,B,C]\n"

@@ -286,7 +286,8 @@ struct cgp_table {
 
 struct cgp_subst;  /* opaque, see cgp_subst.c */
 
-/* Parses "s/PATTERN/REPLACEMENT/FLAGS" (spec 10.6), compiles the pattern
+/* Parses "s/PATTERN/REPLACEMENT/FLAGS" (FLAGS: "", "g", "i", "gi" or "ig";
+ * "\/" stands for "/" in PATTERN and REPLACEMENT), compiles the pattern
  * and checks the replacement template.  Returns NULL with a message
  * (CGP_EUSAGE) when the text is not of that form ("not of the form
  * s/regex/replacement/[gi]") or the regex or template is bad. */

@@ -14,7 +14,9 @@
 #include "cgp.h"
 #include "prog.h"
 
-/* argparse's rendering at 80 columns (spec Appendix A). */
+/* The usage and help texts as Python 3.11's argparse prints them for
+ * upstream's parser, at 80 columns (tests/cli/help-vs-man.sh compares
+ * them with the manual page). */
 static const char usage_text[] =
 	"usage: cg_merge [-h] [--version] [-o FILE]\n"
 	"                cachegrind-out-file [cachegrind-out-file ...]\n";
