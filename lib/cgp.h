@@ -463,6 +463,10 @@ int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
  * temporary file can be created beside an existing file (a read-only
  * folder), that file is written in place (inplace set, and a warning text
  * for the program to print); it is truncated only by the commit.
+ *
+ * The tool writes its profile by the same contract with code of its own
+ * (cg_main.c has no libc): docs/design-companions.md, "Writing an output
+ * file", states it, and tests/outfile.test checks both writers.
  */
 struct cgp_outfile {
 	struct cgp_out out;   /* where the contents go */

@@ -258,6 +258,10 @@ int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
 /* Output files                                                              */
 /* ------------------------------------------------------------------------ */
 
+/* The contract these functions keep, shared with the tool's writer, is in
+ * docs/design-companions.md ("Writing an output file"); tests/outfile.test
+ * checks it. */
+
 /*
  * Where the output really goes: a symbolic link is followed so that the
  * link stays and its target is replaced.  Returns a malloc'd path, or NULL

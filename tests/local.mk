@@ -8,6 +8,12 @@
 
 EXTRA_DIST += tests/run32 tests/run32.test
 
+# Writing an output file: the tool and cg_merge -o in the same situations,
+# against one contract (docs/design-companions.md); without the tool, the
+# cg_merge half.
+TESTS += tests/outfile.test
+EXTRA_DIST += tests/outfile.test
+
 # Probe once, before the tests run, and say why the 32-bit tests will be
 # skipped if they will.  The script keeps the answer in tests/run32.cache
 # (per boot) and honours CG_RUN32=yes|no, so this runs at every make check:
