@@ -363,7 +363,7 @@ struct cgp_rules {
 	int events_at_once;
 };
 
-/* The row of the table for mode. */
+/* The row of the table for mode (static: never freed). */
 const struct cgp_rules *cgp_rules_of(enum cgp_mode mode);
 
 /* What one input file said in its header. */
