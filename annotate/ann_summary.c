@@ -76,7 +76,8 @@ static int abs_ge(int64_t v, double t)
 	return a >= (uint64_t)ceil(t);
 }
 
-/* Keeps the inner entries reaching the threshold, sorts them; 0 if none. */
+/* Keeps the inner entries reaching the threshold and sorts them; returns
+ * how many are kept.  With none, o's arrays are freed: o is dropped. */
 static size_t filter_sort(struct ann *a, struct outer *o, double tcount)
 {
 	size_t i, k = 0;
@@ -86,6 +87,11 @@ static size_t filter_sort(struct ann *a, struct outer *o, double tcount)
 		if (abs_ge(o->in[i].v[p], tcount))
 			o->in[k++] = o->in[i];
 	o->nin = k;
+	if (!k) {
+		free(o->total);
+		free(o->in);
+		return 0;
+	}
 	qsort(o->in, o->nin, sizeof *o->in, cmp_inner);
 	return k;
 }
@@ -160,6 +166,7 @@ static void file_function(struct ann *a)
 	size_t i, j, n = 0;
 	double tc = threshold_count(a);
 
+	a->selected = xcalloc(t->nfile + 1, 1);
 	for (i = 0; i < t->nfile; i++) {
 		const struct cgp_file *f = &t->file[i];
 		struct outer *x = &o[n];
@@ -173,11 +180,8 @@ static void file_function(struct ann *a)
 			x->in[x->nin++].v = c->total;
 		}
 		if (filter_sort(a, x, tc)) {
-			((struct cgp_name *)x->name)->mark |= MARK_SELECTED;
+			a->selected[i] = 1;
 			n++;
-		} else {
-			free(x->total);
-			free(x->in);
 		}
 	}
 	print_section(a, o, n, "File:function summary", "< ", " file:function");
@@ -228,12 +232,8 @@ static void function_file(struct ann *a)
 			x->in[x->nin].name = cc[i]->file;
 			x->in[x->nin++].v = cc[i]->total;
 		}
-		if (filter_sort(a, x, tc)) {
+		if (filter_sort(a, x, tc))
 			n++;
-		} else {
-			free(x->total);
-			free(x->in);
-		}
 	}
 	print_section(a, o, n, "Function:file summary", "> ", " function:file");
 	free(o);

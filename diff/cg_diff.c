@@ -13,7 +13,9 @@
 #include "cgp.h"
 #include "prog.h"
 
-/* argparse's rendering at 80 columns (spec Appendix A). */
+/* The usage and help texts as Python 3.11's argparse prints them for
+ * upstream's parser, at 80 columns (tests/cli/help-vs-man.sh compares
+ * them with the manual page). */
 static const char usage_text[] =
 	"usage: cg_diff [-h] [--version] [--mod-filename REGEX] [--mod-funcname REGEX]\n"
 	"               cachegrind-out-file1 cachegrind-out-file2\n";
@@ -84,7 +86,6 @@ int main(int argc, char **argv)
 	prog_stdout_init();
 	ap_parse(&spec, argc, argv, on_option, NULL, &files, counts);
 	memset(&ro, 0, sizeof ro);
-	ro.mode = CGP_MODE_DIFF;
 	ro.mod_fl = mod_fl;
 	ro.mod_fn = mod_fn;
 
