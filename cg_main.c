@@ -73,6 +73,8 @@
 #include "cg_arch.h"
 #include "cg_branchpred.h"
 #include "cg_sim.h"
+#include "cg_config.h"
+#include "cg_cc.h"
 
 /* Set to 1 to trace instrumentation decisions on the log. */
 #define CG_DEBUG 0
@@ -81,16 +83,16 @@
 /*--- Options                                              ---*/
 /*------------------------------------------------------------*/
 
-static const HChar *clo_out_file = "cachegrind.out.%p";
-static Bool clo_cache_sim = False;
-static Bool clo_branch_sim = False;
-static Bool clo_instr_at_start = True;
-static struct cg_cache_config clo_I1 = CG_CACHE_UNSET;
-static struct cg_cache_config clo_D1 = CG_CACHE_UNSET;
-static struct cg_cache_config clo_LL = CG_CACHE_UNSET;
+const HChar *clo_out_file = "cachegrind.out.%p";
+Bool clo_cache_sim = False;
+Bool clo_branch_sim = False;
+Bool clo_instr_at_start = True;
+struct cg_cache_config clo_I1 = CG_CACHE_UNSET;
+struct cg_cache_config clo_D1 = CG_CACHE_UNSET;
+struct cg_cache_config clo_LL = CG_CACHE_UNSET;
 
 /* Whether superblocks are being instrumented now (client requests). */
-static Bool instr_enabled = True;
+Bool instr_enabled = True;
 
 /* Parses the value of --I1/--D1/--LL/--L2 into *cfg; a bad one is fatal
    with the reference's messages. */
@@ -149,266 +151,6 @@ static void cg_print_usage(void)
 static void cg_print_debug_usage(void)
 {
    VG_(printf)("    (none)\n");
-}
-
-/*------------------------------------------------------------*/
-/*--- Memory for small objects                             ---*/
-/*------------------------------------------------------------*/
-
-/* Memory for objects that live until exit (line cost centres, strings)
-   and for block records (which are recycled, see cg_sb_alloc), carved
-   from big zeroed chunks: no per-object allocation overhead. */
-static UChar *pool_next;
-static SizeT pool_left;
-
-static void *cg_pool_alloc(SizeT bytes)
-{
-   bytes = (bytes + 7) & ~(SizeT)7;
-   if (bytes > pool_left) {
-      SizeT chunk = bytes > 65536 ? bytes : 65536;
-      pool_next = VG_(calloc)("cg.main.pool", 1, chunk);
-      pool_left = chunk;
-   }
-   void *p = pool_next;
-   pool_next += bytes;
-   pool_left -= bytes;
-   return p;
-}
-
-/*------------------------------------------------------------*/
-/*--- Interned strings                                     ---*/
-/*------------------------------------------------------------*/
-
-/* File and function names, interned so that cost-centre keys compare by
-   pointer.  Key: the string; owner: this table; never freed. */
-typedef struct CgString {
-   struct CgString *next;
-   UInt hash;
-   HChar s[0];
-} CgString;
-
-static CgString **str_table;
-static UInt str_table_size;   /* a power of two */
-static UInt str_count;
-
-static UInt cg_hash_string(const HChar *s)
-{
-   UInt h = 2166136261u;           /* FNV-1a */
-   for (; *s; s++)
-      h = (h ^ (UChar)*s) * 16777619u;
-   return h;
-}
-
-static void cg_str_table_grow(void)
-{
-   UInt new_size = str_table_size ? 2 * str_table_size : 1024;
-   CgString **t = VG_(calloc)("cg.main.strtab", new_size, sizeof *t);
-   for (UInt i = 0; i < str_table_size; i++) {
-      CgString *e = str_table[i], *next;
-      for (; e; e = next) {
-         next = e->next;
-         e->next = t[e->hash & (new_size - 1)];
-         t[e->hash & (new_size - 1)] = e;
-      }
-   }
-   if (str_table)
-      VG_(free)(str_table);
-   str_table = t;
-   str_table_size = new_size;
-}
-
-static const HChar *cg_intern(const HChar *s)
-{
-   UInt h = cg_hash_string(s);
-   if (str_count >= str_table_size)
-      cg_str_table_grow();
-   CgString **slot = &str_table[h & (str_table_size - 1)];
-   for (CgString *e = *slot; e; e = e->next)
-      if (e->hash == h && VG_(strcmp)(e->s, s) == 0)
-         return e->s;
-   SizeT len = VG_(strlen)(s);
-   CgString *e = cg_pool_alloc(sizeof *e + len + 1);
-   e->hash = h;
-   VG_(memcpy)(e->s, s, len + 1);
-   e->next = *slot;
-   *slot = e;
-   str_count++;
-   return e->s;
-}
-
-/*------------------------------------------------------------*/
-/*--- Columns and line cost centres                        ---*/
-/*------------------------------------------------------------*/
-
-/* The events, in the order of the output file's columns.  A line's
-   counters are kept in this order, only for the columns that are on. */
-typedef enum {
-   COL_IR, COL_I1MR, COL_ILMR, COL_DR, COL_D1MR, COL_DLMR, COL_DW, COL_D1MW,
-   COL_DLMW, COL_BC, COL_BCM, COL_BI, COL_BIM, N_COLUMNS
-} CgColumnId;
-
-typedef enum { NEED_ALWAYS, NEED_CACHE, NEED_BRANCH } CgColumnNeed;
-
-/* Name and enabling option of each column, indexed by CgColumnId.  The
-   events line, every count line and the summary line are all built from
-   this one table. */
-static const struct {
-   const HChar *name;
-   CgColumnNeed need;
-} cg_columns[N_COLUMNS] = {
-   { "Ir",   NEED_ALWAYS },
-   { "I1mr", NEED_CACHE },  { "ILmr", NEED_CACHE },
-   { "Dr",   NEED_CACHE },  { "D1mr", NEED_CACHE },  { "DLmr", NEED_CACHE },
-   { "Dw",   NEED_CACHE },  { "D1mw", NEED_CACHE },  { "DLmw", NEED_CACHE },
-   { "Bc",   NEED_BRANCH }, { "Bcm",  NEED_BRANCH },
-   { "Bi",   NEED_BRANCH }, { "Bim",  NEED_BRANCH },
-};
-
-/* Where each column's counter sits in a line's counters, or -1 when the
-   column is off; set once options are known (cg_setup_columns).  Columns
-   that belong together (accesses, L1 misses, LL misses; branches,
-   mispredictions) are adjacent, so a helper can take a pointer to the
-   first of them. */
-static Int col_slot[N_COLUMNS];
-static UInt n_slots;
-
-static Bool cg_column_on(CgColumnId col)
-{
-   switch (cg_columns[col].need) {
-   case NEED_ALWAYS: return True;
-   case NEED_CACHE:  return clo_cache_sim;
-   case NEED_BRANCH: return clo_branch_sim;
-   }
-   return False;
-}
-
-static void cg_setup_columns(void)
-{
-   n_slots = 0;
-   for (UInt c = 0; c < N_COLUMNS; c++)
-      col_slot[c] = cg_column_on(c) ? (Int)n_slots++ : -1;
-}
-
-/* One source line of one function.  Key: (file, fn, line) with interned
-   strings; owner: the line table; never freed.  Created at
-   instrumentation time, so a translated but never executed line shows up
-   with zero counts. */
-typedef struct CgLineCC {
-   struct CgLineCC *next;
-   const HChar *file;
-   const HChar *fn;
-   Int line;
-   ULong c[0];                /* n_slots counters, see col_slot */
-} CgLineCC;
-
-static ULong *cg_counter(CgLineCC *cc, CgColumnId col)
-{
-   tl_assert(col_slot[col] >= 0);
-   return &cc->c[col_slot[col]];
-}
-
-static CgLineCC **cc_table;
-static UInt cc_table_size;     /* a power of two */
-static UInt cc_count;
-
-static UInt cg_hash_loc(const HChar *file, const HChar *fn, Int line)
-{
-   UWord h = (UWord)file * 0x9E3779B1u;
-   h ^= (UWord)fn + 0x7F4A7C15u + (h << 6) + (h >> 2);
-   h ^= (UWord)(UInt)line * 0x85EBCA6Bu;
-   return (UInt)(h ^ (h >> 15));
-}
-
-static void cg_cc_table_grow(void)
-{
-   UInt new_size = cc_table_size ? 2 * cc_table_size : 4096;
-   CgLineCC **t = VG_(calloc)("cg.main.cctab", new_size, sizeof *t);
-   for (UInt i = 0; i < cc_table_size; i++) {
-      CgLineCC *cc = cc_table[i], *next;
-      for (; cc; cc = next) {
-         UInt b = cg_hash_loc(cc->file, cc->fn, cc->line) & (new_size - 1);
-         next = cc->next;
-         cc->next = t[b];
-         t[b] = cc;
-      }
-   }
-   if (cc_table)
-      VG_(free)(cc_table);
-   cc_table = t;
-   cc_table_size = new_size;
-}
-
-static CgLineCC *cg_lookup_cc(const HChar *file, const HChar *fn, Int line)
-{
-   if (cc_count >= cc_table_size)
-      cg_cc_table_grow();
-   CgLineCC **slot =
-      &cc_table[cg_hash_loc(file, fn, line) & (cc_table_size - 1)];
-   for (CgLineCC *cc = *slot; cc; cc = cc->next)
-      if (cc->file == file && cc->fn == fn && cc->line == line)
-         return cc;
-   CgLineCC *cc = cg_pool_alloc(sizeof *cc + n_slots * sizeof(ULong));
-   cc->file = file;
-   cc->fn = fn;
-   cc->line = line;
-   cc->next = *slot;
-   *slot = cc;
-   cc_count++;
-   return cc;
-}
-
-/* Debug-info lookup statistics (--stats=yes). */
-static ULong stat_full_debugs, stat_file_line_debugs, stat_fn_debugs,
-             stat_no_debugs;
-
-/* A scratch buffer for "<dir>/<file>"; owner: cg_get_lineCC. */
-static HChar *path_buf;
-static SizeT path_buf_size;
-
-/* The line cost centre of the instruction at addr, from the debug info
-   current now: unknown file "???" with line 0, unknown function "???".
-   The file is "<dir>/<file>" when the debug info gives a directory. */
-static CgLineCC *cg_get_lineCC(Addr addr)
-{
-   const HChar *file, *dir, *fn;
-   UInt line;
-   DiEpoch ep = VG_(current_DiEpoch)();
-   Bool have_line = VG_(get_filename_linenum)(ep, addr, &file, &dir, &line);
-   const HChar *file_key;
-
-   if (!have_line) {
-      file = "???";
-      dir = "";
-      line = 0;
-   }
-   if (dir[0]) {
-      SizeT need = VG_(strlen)(dir) + 1 + VG_(strlen)(file) + 1;
-      if (need > path_buf_size) {
-         path_buf_size = need + 256;
-         path_buf = VG_(realloc)("cg.main.pathbuf", path_buf, path_buf_size);
-      }
-      VG_(sprintf)(path_buf, "%s/%s", dir, file);
-      file_key = cg_intern(path_buf);
-   } else {
-      file_key = cg_intern(file);
-   }
-
-   /* Asked after the file name: the function-name string is only valid
-      until the next name query. */
-   Bool have_fn = VG_(get_fnname)(ep, addr, &fn);
-   if (!have_fn)
-      fn = "???";
-
-   if (have_line && have_fn)
-      stat_full_debugs++;
-   else if (have_line)
-      stat_file_line_debugs++;
-   else if (have_fn)
-      stat_fn_debugs++;
-   else
-      stat_no_debugs++;
-
-   return cg_lookup_cc(file_key, cg_intern(fn), (Int)line);
 }
 
 /*------------------------------------------------------------*/
@@ -1797,22 +1539,6 @@ static Bool cg_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
                    (ULong)args[0]);
       return False;
    }
-}
-
-/*------------------------------------------------------------*/
-/*--- Totals                                               ---*/
-/*------------------------------------------------------------*/
-
-/* Sums over all lines, indexed by CgColumnId (0 for columns that are off). */
-typedef struct {
-   ULong v[N_COLUMNS];
-} CgTotals;
-
-static void cg_add_totals(CgTotals *t, const CgLineCC *cc)
-{
-   for (UInt c = 0; c < N_COLUMNS; c++)
-      if (col_slot[c] >= 0)
-         t->v[c] += cc->c[col_slot[c]];
 }
 
 /*------------------------------------------------------------*/
