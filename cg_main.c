@@ -75,6 +75,8 @@
 #include "cg_sim.h"
 #include "cg_config.h"
 #include "cg_cc.h"
+#include "cg_sims.h"
+#include "cg_blocks.h"
 
 /* Set to 1 to trace instrumentation decisions on the log. */
 #define CG_DEBUG 0
@@ -153,179 +155,10 @@ static void cg_print_debug_usage(void)
    VG_(printf)("    (none)\n");
 }
 
-/*------------------------------------------------------------*/
-/*--- Per-superblock records                               ---*/
-/*------------------------------------------------------------*/
-
 /* The event queue has the reference's capacity, so that flushes (and with
    them the attribution of counts when an instruction faults) happen at
    exactly the same places. */
 #define N_EVENTS 16
-
-/* What a helper needs to know of an instruction whose fetch or branch it
-   simulates: its address and length, and the first of the counters it
-   adds misses to (I1mr, Bcm or Bim of the instruction's line).  A fetch
-   also has its last line's set, a constant (set_off).  A branch always
-   ends its group, and the branch's helper runs exactly when the
-   group's code runs: so it also counts the group's runs (count), which
-   spares the group its inline counter increment.  The group's entry of
-   counts[] lies in the same allocation, before the record: count_off is
-   its distance in bytes (a pointer would make every record, and there are
-   several per block, a third bigger). */
-typedef struct {
-   Addr addr;
-   ULong *misses;
-   union {
-      UInt count_off;         /* branches: this - &counts[group], bytes */
-      UInt set_off;           /* fetches: where the set of the last line
-                                 starts in I1's tags, in tags */
-   };
-   UChar len;
-   UChar cond_index;          /* conditional: cg_condpred_addr_index */
-} CgSimInstr;
-
-static inline ULong *cg_sim_count(const CgSimInstr *i)
-{
-   return (ULong *)((UWord)i - i->count_off);
-}
-
-/* What one event of a group adds one to per run of the group, encoded as
-   (index into the block's line cost centres << CG_FOLD_BITS) | CG_FOLD_*. */
-enum { CG_FOLD_IR, CG_FOLD_DR, CG_FOLD_DW, CG_FOLD_BC, CG_FOLD_BI,
-       CG_N_FOLDS };
-#define CG_FOLD_BITS 3
-#define CG_MAX_CCS (0xFFFF >> CG_FOLD_BITS)
-
-/* The counter slot each CG_FOLD_* adds to; set with col_slot. */
-static Int fold_slot[CG_N_FOLDS];
-
-/* The records of one translated superblock, in one allocation: this
-   header, then
-      ULong counts[n_groups]       runs of each group since the last fold
-      CgLineCC *ccs[n_ccs]         the distinct lines of its instructions
-      CgSimInstr sims[n_sims]      arguments of its fetch and branch helpers
-      UShort events[n_events]      fold codes, group after group
-      UChar group_size[n_groups]   events per group.
-   The emitted code holds the addresses of counts[] and sims[].  Key: the
-   guest address the code was read from (vge.base[0]); owner: sb_table, or
-   retired_sbs when a second translation with the same key appeared.  Freed
-   when the core discards the translation. */
-typedef struct CgSBInfo {
-   struct CgSBInfo *next;     /* VgHashNode header: chain (or, once retired,
-                                 the retired list) ... */
-   UWord key;                 /* ... and key */
-   UShort n_groups, n_ccs, n_sims, n_events;
-   Bool collided;             /* another live translation shares the key */
-} CgSBInfo;
-
-static ULong *cg_sb_counts(CgSBInfo *sbi)
-{
-   return (ULong *)((UChar *)sbi + ((sizeof *sbi + 7) & ~(SizeT)7));
-}
-
-static CgLineCC **cg_sb_ccs(CgSBInfo *sbi)
-{
-   return (CgLineCC **)(cg_sb_counts(sbi) + sbi->n_groups);
-}
-
-static CgSimInstr *cg_sb_sims(CgSBInfo *sbi)
-{
-   return (CgSimInstr *)(cg_sb_ccs(sbi) + sbi->n_ccs);
-}
-
-static UShort *cg_sb_events(CgSBInfo *sbi)
-{
-   return (UShort *)(cg_sb_sims(sbi) + sbi->n_sims);
-}
-
-static UChar *cg_sb_group_sizes(CgSBInfo *sbi)
-{
-   return (UChar *)(cg_sb_events(sbi) + sbi->n_events);
-}
-
-static SizeT cg_sb_bytes(const CgSBInfo *shape)
-{
-   return ((sizeof *shape + 7) & ~(SizeT)7)
-          + shape->n_groups * sizeof(ULong)
-          + shape->n_ccs * sizeof(CgLineCC *)
-          + shape->n_sims * sizeof(CgSimInstr)
-          + shape->n_events * sizeof(UShort)
-          + shape->n_groups * sizeof(UChar);
-}
-
-static VgHashTable *sb_table;
-static CgSBInfo *retired_sbs;
-
-/* Storage of the records.  A block's records are a few hundred bytes, and
-   there is one allocation per translated block: from the core's allocator
-   each would carry some 40 bytes of headers and red zones, a quarter of
-   the whole.  So they are carved from the pool (no header) in multiples
-   of CG_SB_GRAIN bytes, and a discarded block's storage goes on a free
-   list of its size, from which the next record of that size is taken.
-   Records of more than CG_SB_SMALL bytes (blocks of hundreds of
-   instructions) use the core's allocator. */
-#define CG_SB_GRAIN 16
-#define CG_SB_SMALL 2048
-static void *sb_free_lists[CG_SB_SMALL / CG_SB_GRAIN + 1];
-
-/* The size class of a record of bytes bytes (its storage is class *
-   CG_SB_GRAIN bytes), or 0 for one the core's allocator holds.  The one
-   rule for both cg_sb_alloc and cg_sb_free. */
-static SizeT cg_sb_class(SizeT bytes)
-{
-   return bytes > CG_SB_SMALL ? 0 : (bytes + CG_SB_GRAIN - 1) / CG_SB_GRAIN;
-}
-
-static void *cg_sb_alloc(SizeT bytes)
-{
-   SizeT class = cg_sb_class(bytes);
-   if (class == 0)
-      return VG_(malloc)("cg.main.sbinfo", bytes);
-   void *p = sb_free_lists[class];
-   if (p) {
-      sb_free_lists[class] = *(void **)p;
-      return p;
-   }
-   return cg_pool_alloc(class * CG_SB_GRAIN);
-}
-
-static void cg_sb_free(CgSBInfo *sbi)
-{
-   SizeT class = cg_sb_class(cg_sb_bytes(sbi));
-   if (class == 0) {
-      VG_(free)(sbi);
-      return;
-   }
-   *(void **)sbi = sb_free_lists[class];
-   sb_free_lists[class] = sbi;
-}
-
-/* Adds each group's count to its counters and zeroes it. */
-static void cg_fold_sb(CgSBInfo *sbi)
-{
-   ULong *counts = cg_sb_counts(sbi);
-   CgLineCC **ccs = cg_sb_ccs(sbi);
-   const UShort *ev = cg_sb_events(sbi);
-   const UChar *sizes = cg_sb_group_sizes(sbi);
-
-   for (UInt g = 0; g < sbi->n_groups; ev += sizes[g], g++) {
-      ULong n = counts[g];
-      if (n == 0)
-         continue;
-      for (UInt i = 0; i < sizes[g]; i++)
-         ccs[ev[i] >> CG_FOLD_BITS]->c[fold_slot[ev[i] & 7]] += n;
-      counts[g] = 0;
-   }
-}
-
-static void cg_fold_all(void)
-{
-   VG_(HT_ResetIter)(sb_table);
-   for (CgSBInfo *sbi; (sbi = VG_(HT_Next)(sb_table)) != NULL; )
-      cg_fold_sb(sbi);
-   for (CgSBInfo *sbi = retired_sbs; sbi; sbi = sbi->next)
-      cg_fold_sb(sbi);
-}
 
 /*------------------------------------------------------------*/
 /*--- Simulation: run-time helpers                         ---*/
@@ -1476,28 +1309,6 @@ static IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
    tl_assert(cgs->instr_i == n_instrs);
    cg_finish_sb(cgs, vge->base[0]);
    return sb_out;
-}
-
-/* The core discards a translation: fold its counts, then free its records
-   (unless another translation with the same key may still use them). */
-static void cg_discard_superblock_info(Addr orig_addr, VexGuestExtents vge)
-{
-   tl_assert(vge.n_used > 0);
-   CgSBInfo *sbi = VG_(HT_remove)(sb_table, vge.base[0]);
-   if (!instr_enabled) {
-      /* Blocks translated while disabled have no records; all others were
-         discarded when instrumentation was switched off. */
-      tl_assert(sbi == NULL);
-      return;
-   }
-   tl_assert(sbi != NULL);
-   cg_fold_sb(sbi);
-   if (sbi->collided) {
-      sbi->next = retired_sbs;
-      retired_sbs = sbi;
-   } else {
-      cg_sb_free(sbi);
-   }
 }
 
 /*------------------------------------------------------------*/
