@@ -7,7 +7,18 @@
 
 #include "pub_tool_basics.h"
 
+#include "cg_cc.h"
+
 /* Cache descriptions for the desc: lines (set when the simulation is on). */
 extern const HChar *desc_I1, *desc_D1, *desc_LL;
+
+extern UInt stat_files_written, stat_fns_written, stat_lines_written;
+
+Bool cg_write_profile_file(const HChar *path);
+void cg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs);
+void cg_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs,
+                     SysRes res);
+void cg_print_summary(const CgTotals *t);
+void cg_print_stats(void);
 
 #endif /* CG_OUTPUT_H */
