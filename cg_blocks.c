@@ -10,7 +10,6 @@
 
 #include "cg_blocks.h"
 #include "cg_cc.h"
-#include "cg_config.h"
 
 /*------------------------------------------------------------*/
 /*--- Per-superblock records                               ---*/
@@ -93,15 +92,14 @@ void cg_fold_all(void)
       cg_fold_sb(sbi);
 }
 
-/* The core discards a translation: fold its counts, then free its records
-   (unless another translation with the same key may still use them). */
-void cg_discard_superblock_info(Addr orig_addr, VexGuestExtents vge)
+/* The core discards the translation of key: fold its counts, then free
+   its records (unless another translation with the same key may still use
+   them).  has_records says whether it has any (it has none if it was
+   translated while instrumentation was off). */
+void cg_sb_discard(Addr key, Bool has_records)
 {
-   tl_assert(vge.n_used > 0);
-   CgSBInfo *sbi = VG_(HT_remove)(sb_table, vge.base[0]);
-   if (!instr_enabled) {
-      /* Blocks translated while disabled have no records; all others were
-         discarded when instrumentation was switched off. */
+   CgSBInfo *sbi = VG_(HT_remove)(sb_table, key);
+   if (!has_records) {
       tl_assert(sbi == NULL);
       return;
    }

@@ -79,6 +79,6 @@ extern CgSBInfo *retired_sbs;
 
 void *cg_sb_alloc(SizeT bytes);
 void cg_fold_all(void);
-void cg_discard_superblock_info(Addr orig_addr, VexGuestExtents vge);
+void cg_sb_discard(Addr key, Bool has_records);
 
 #endif /* CG_BLOCKS_H */

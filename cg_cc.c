@@ -121,21 +121,21 @@ const CgColumn cg_columns[N_COLUMNS] = {
 Int col_slot[N_COLUMNS];
 UInt n_slots;
 
-static Bool cg_column_on(CgColumnId col)
+static Bool cg_column_on(const struct cg_config *cfg, CgColumnId col)
 {
    switch (cg_columns[col].need) {
    case NEED_ALWAYS: return True;
-   case NEED_CACHE:  return clo_cache_sim;
-   case NEED_BRANCH: return clo_branch_sim;
+   case NEED_CACHE:  return cfg->cache_sim;
+   case NEED_BRANCH: return cfg->branch_sim;
    }
    return False;
 }
 
-void cg_setup_columns(void)
+void cg_setup_columns(const struct cg_config *cfg)
 {
    n_slots = 0;
    for (UInt c = 0; c < N_COLUMNS; c++)
-      col_slot[c] = cg_column_on(c) ? (Int)n_slots++ : -1;
+      col_slot[c] = cg_column_on(cfg, c) ? (Int)n_slots++ : -1;
 }
 
 ULong *cg_counter(CgLineCC *cc, CgColumnId col)

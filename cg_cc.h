@@ -7,6 +7,8 @@
 
 #include "pub_tool_basics.h"
 
+#include "cg_config.h"
+
 /* The events, in the order of the output file's columns.  A line's
    counters are kept in this order, only for the columns that are on. */
 typedef enum {
@@ -46,7 +48,7 @@ extern UInt str_count;
 extern const CgColumn cg_columns[N_COLUMNS];
 extern Int col_slot[N_COLUMNS];
 extern UInt n_slots;
-void cg_setup_columns(void);
+void cg_setup_columns(const struct cg_config *cfg);
 ULong *cg_counter(CgLineCC *cc, CgColumnId col);
 
 extern CgLineCC **cc_table;

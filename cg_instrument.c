@@ -34,6 +34,9 @@ static void cg_scratch_push(CgScratch *s, UWord v)
 #define CG_FIX_COUNT(g) ((UWord)(g) << 1)      /* &counts[g] */
 #define CG_FIX_SIM(r)   ((UWord)(r) << 1 | 1)  /* &sims[r] */
 
+/* The options; set by cg_instrument_init. */
+static const struct cg_config *cfg;
+
 static CgState cgs_static;      /* reused; the core instruments one SB at a time */
 
 /* Statistics (--stats=yes). */
@@ -167,7 +170,7 @@ static void cg_flush_events(CgState *cgs)
       cg_scratch_push(&cgs->fold_codes, cg_fold_code(ev));
       switch (ev->kind) {
       case EV_IR:
-         if (clo_cache_sim)
+         if (cfg->cache_sim)
             cg_emit_fetch(cgs, ev->inode);
          break;
       case EV_DR:
@@ -236,7 +239,7 @@ static void cg_add_event_Dr(CgState *cgs, const CgInstr *inode, Int size,
                             IRAtom *ea)
 {
    tl_assert(isIRAtom(ea));
-   if (!clo_cache_sim)
+   if (!cfg->cache_sim)
       return;
    tl_assert(size >= 1 && size <= min_line_size);
    CgEvent *ev = cg_new_event(cgs, EV_DR, inode);
@@ -248,7 +251,7 @@ static void cg_add_event_Dw(CgState *cgs, const CgInstr *inode, Int size,
                             IRAtom *ea)
 {
    tl_assert(isIRAtom(ea));
-   if (!clo_cache_sim)
+   if (!cfg->cache_sim)
       return;
    tl_assert(size >= 1 && size <= min_line_size);
    /* A write right after a read of the same size, address atom and
@@ -272,7 +275,7 @@ static void cg_add_event_branch(CgState *cgs, CgEventKind kind,
                                 const CgInstr *inode, IRAtom *atom)
 {
    tl_assert(isIRAtom(atom));
-   if (!clo_branch_sim)
+   if (!cfg->branch_sim)
       return;
    CgEvent *ev = cg_new_event(cgs, kind, inode);
    ev->atom = atom;
@@ -284,7 +287,7 @@ static void cg_add_event_D_guarded(CgState *cgs, const CgInstr *inode,
                                    Bool is_write)
 {
    tl_assert(isIRAtom(ea) && isIRAtom(guard));
-   if (!clo_cache_sim)
+   if (!cfg->cache_sim)
       return;
    tl_assert(size >= 1 && size <= min_line_size);
    /* Merging guarded accesses into the queue is not worth it: flush,
@@ -528,7 +531,7 @@ static void cg_finish_sb(CgState *cgs, Addr key)
       sims[r].len = inode->len;
       sims[r].misses = cg_counter(inode->cc, (CgColumnId)w[1]);
       if (w[2] == CG_NOT_BRANCH)
-         sims[r].set_off = clo_cache_sim
+         sims[r].set_off = cfg->cache_sim
             ? (UInt)cg_cache_set_offset(&cache_I1,
                                         (inode->addr + inode->len - 1)
                                         >> cache_I1.line_bits)
@@ -571,8 +574,6 @@ IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
                            const VexArchInfo *archinfo_host,
                            IRType gWordTy, IRType hWordTy)
 {
-   if (!instr_enabled)
-      return sb_in;
    if (gWordTy != hWordTy)
       VG_(tool_panic)("host/guest word size mismatch");
 
@@ -620,4 +621,9 @@ IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
    tl_assert(cgs->instr_i == n_instrs);
    cg_finish_sb(cgs, vge->base[0]);
    return sb_out;
+}
+
+void cg_instrument_init(const struct cg_config *config)
+{
+   cfg = config;
 }

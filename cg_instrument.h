@@ -70,6 +70,9 @@ typedef struct {
 
 extern ULong stat_instrs_nox, stat_instrs_gen;
 
+/* Keeps config (read-only) for the instrumentation to come. */
+void cg_instrument_init(const struct cg_config *config);
+
 IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
                     const VexGuestLayout *layout,
                     const VexGuestExtents *vge,

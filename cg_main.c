@@ -88,16 +88,11 @@
 /*--- Options                                              ---*/
 /*------------------------------------------------------------*/
 
-const HChar *clo_out_file = "cachegrind.out.%p";
-Bool clo_cache_sim = False;
-Bool clo_branch_sim = False;
-Bool clo_instr_at_start = True;
-struct cg_cache_config clo_I1 = CG_CACHE_UNSET;
-struct cg_cache_config clo_D1 = CG_CACHE_UNSET;
-struct cg_cache_config clo_LL = CG_CACHE_UNSET;
+/* The options; owner: this file; read by the components (cg_config.h). */
+static struct cg_config config = CG_CONFIG_DEFAULTS;
 
 /* Whether superblocks are being instrumented now (client requests). */
-Bool instr_enabled = True;
+static Bool instr_enabled = True;
 
 /* Parses the value of --I1/--D1/--LL/--L2 into *cfg; a bad one is fatal
    with the reference's messages. */
@@ -126,15 +121,15 @@ static Bool cg_process_cmd_line_option(const HChar *arg)
 
    /* The cache options first, as in the reference. */
    if (VG_STR_CLO(arg, "--I1", str))
-      cg_parse_cache_opt(arg, str, &clo_I1);
+      cg_parse_cache_opt(arg, str, &config.I1);
    else if (VG_STR_CLO(arg, "--D1", str))
-      cg_parse_cache_opt(arg, str, &clo_D1);
+      cg_parse_cache_opt(arg, str, &config.D1);
    else if (VG_STR_CLO(arg, "--LL", str) || VG_STR_CLO(arg, "--L2", str))
-      cg_parse_cache_opt(arg, str, &clo_LL);
-   else if VG_STR_CLO(arg, "--cachegrind-out-file", clo_out_file) {}
-   else if VG_BOOL_CLO(arg, "--cache-sim", clo_cache_sim) {}
-   else if VG_BOOL_CLO(arg, "--branch-sim", clo_branch_sim) {}
-   else if VG_BOOL_CLO(arg, "--instr-at-start", clo_instr_at_start) {}
+      cg_parse_cache_opt(arg, str, &config.LL);
+   else if VG_STR_CLO(arg, "--cachegrind-out-file", config.out_file) {}
+   else if VG_BOOL_CLO(arg, "--cache-sim", config.cache_sim) {}
+   else if VG_BOOL_CLO(arg, "--branch-sim", config.branch_sim) {}
+   else if VG_BOOL_CLO(arg, "--instr-at-start", config.instr_at_start) {}
    else
       return False;
    return True;
@@ -156,6 +151,33 @@ static void cg_print_usage(void)
 static void cg_print_debug_usage(void)
 {
    VG_(printf)("    (none)\n");
+}
+
+/*------------------------------------------------------------*/
+/*--- Instrumentation on and off                           ---*/
+/*------------------------------------------------------------*/
+
+/* The core's instrumentation callback: blocks translated while
+   instrumentation is off are left as they are. */
+static IRSB *cg_instrument_if_enabled(VgCallbackClosure *closure, IRSB *sb_in,
+                                      const VexGuestLayout *layout,
+                                      const VexGuestExtents *vge,
+                                      const VexArchInfo *archinfo_host,
+                                      IRType gWordTy, IRType hWordTy)
+{
+   if (!instr_enabled)
+      return sb_in;
+   return cg_instrument(closure, sb_in, layout, vge, archinfo_host, gWordTy,
+                        hWordTy);
+}
+
+/* The core discards a translation.  Blocks translated while
+   instrumentation was off have no records; all others were discarded when
+   it was switched off. */
+static void cg_discard_superblock_info(Addr orig_addr, VexGuestExtents vge)
+{
+   tl_assert(vge.n_used > 0);
+   cg_sb_discard(vge.base[0], instr_enabled);
 }
 
 /*------------------------------------------------------------*/
@@ -212,7 +234,7 @@ static void cg_fini(Int exitcode)
       for (const CgLineCC *cc = cc_table[b]; cc; cc = cc->next)
          cg_add_totals(&tot, cc);
 
-   HChar *path = VG_(expand_file_name)("--cachegrind-out-file", clo_out_file);
+   HChar *path = VG_(expand_file_name)("--cachegrind-out-file", config.out_file);
    if (!cg_write_profile_file(path))
       stat_files_written = stat_fns_written = stat_lines_written = 0;
    VG_(free)(path);
@@ -228,21 +250,23 @@ static void cg_fini(Int exitcode)
 
 static void cg_post_clo_init(void)
 {
-   cg_setup_columns();
+   cg_setup_columns(&config);
    fold_slot[CG_FOLD_IR] = col_slot[COL_IR];
    fold_slot[CG_FOLD_DR] = col_slot[COL_DR];
    fold_slot[CG_FOLD_DW] = col_slot[COL_DW];
    fold_slot[CG_FOLD_BC] = col_slot[COL_BC];
    fold_slot[CG_FOLD_BI] = col_slot[COL_BI];
-   if (clo_cache_sim)
-      cg_configure_caches();
-   if (clo_branch_sim) {
+   if (config.cache_sim)
+      cg_configure_caches(&config);
+   if (config.branch_sim) {
       UInt z = cg_arch_branch_zero_bits(cg_guest_arch());
       cg_condpred_init(&cond_predictor, z);
       cg_indpred_init(&ind_predictor, z);
    }
-   instr_enabled = clo_instr_at_start;
+   instr_enabled = config.instr_at_start;
    sb_table = VG_(HT_construct)("cg.main.sbtable");
+   cg_instrument_init(&config);
+   cg_output_init(&config);
 }
 
 static void cg_pre_clo_init(void)
@@ -260,7 +284,7 @@ static void cg_pre_clo_init(void)
    VG_(clo_vex_control).iropt_register_updates_default
       = VG_(clo_px_file_backed) = VexRegUpdSpAtMemAccess;
 
-   VG_(basic_tool_funcs)(cg_post_clo_init, cg_instrument, cg_fini);
+   VG_(basic_tool_funcs)(cg_post_clo_init, cg_instrument_if_enabled, cg_fini);
    VG_(needs_superblock_discards)(cg_discard_superblock_info);
    VG_(needs_command_line_options)(cg_process_cmd_line_option,
                                    cg_print_usage, cg_print_debug_usage);

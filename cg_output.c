@@ -88,12 +88,20 @@ static void cg_out_line_number(CgOut *o, Int line)
    }
 }
 
+/* The options; set by cg_output_init. */
+static const struct cg_config *cfg;
+
+void cg_output_init(const struct cg_config *config)
+{
+   cfg = config;
+}
+
 /* Cache descriptions for the desc: lines (set when the simulation is on). */
 const HChar *desc_I1, *desc_D1, *desc_LL;
 
 static void cg_write_header(CgOut *o)
 {
-   if (clo_cache_sim) {
+   if (cfg->cache_sim) {
       cg_out_str(o, "desc: I1 cache:         ");
       cg_out_str(o, desc_I1);
       cg_out_str(o, "\ndesc: D1 cache:         ");
@@ -115,7 +123,7 @@ static void cg_write_header(CgOut *o)
          cg_out_str(o, cg_columns[c].name);
       }
    /* The reference's cache-only events line ends with a space. */
-   if (clo_cache_sim && !clo_branch_sim)
+   if (cfg->cache_sim && !cfg->branch_sim)
       cg_out_str(o, " ");
    cg_out_str(o, "\n");
 }
@@ -308,7 +316,7 @@ static HChar *pre_exec_path;
    exec: the error is then reported at exit, as usual). */
 static Bool cg_out_file_expandable(void)
 {
-   const HChar *s = clo_out_file;
+   const HChar *s = cfg->out_file;
    if (s[0] == '\0' || s[0] == '~')
       return False;
    for (; *s; s++) {
@@ -351,7 +359,7 @@ void cg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
    if (!cg_is_exec_syscall(sysno) || !cg_out_file_expandable())
       return;
    cg_fold_all();
-   HChar *base = VG_(expand_file_name)("--cachegrind-out-file", clo_out_file);
+   HChar *base = VG_(expand_file_name)("--cachegrind-out-file", cfg->out_file);
    SizeT len = VG_(strlen)(base) + 32;
    HChar *path = VG_(malloc)("cg.main.preexec", len);
    for (UInt n = 1; ; n++) {
@@ -472,9 +480,9 @@ void cg_print_summary(const CgTotals *t)
 
    VG_(sprintf)(fmt, "%%s %%,%dllu\n", l1);
    VG_(umsg)(fmt, "I refs:       ", v[COL_IR]);
-   if (clo_cache_sim)
+   if (cfg->cache_sim)
       cg_print_cache_summary(t, l1, l2, l3);
-   if (clo_branch_sim)
+   if (cfg->branch_sim)
       cg_print_branch_summary(t, l1, l2, l3);
 }
 

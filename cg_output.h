@@ -14,6 +14,9 @@ extern const HChar *desc_I1, *desc_D1, *desc_LL;
 
 extern UInt stat_files_written, stat_fns_written, stat_lines_written;
 
+/* Keeps config (read-only) for the output to come. */
+void cg_output_init(const struct cg_config *config);
+
 Bool cg_write_profile_file(const HChar *path);
 void cg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs);
 void cg_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs,

@@ -313,7 +313,7 @@ static void cg_widen_ll(void)
 
 /* Configures and creates the three caches (spec 7): auto-detection from the
    core's host information, defaults, options, validation. */
-void cg_configure_caches(void)
+void cg_configure_caches(const struct cg_config *cfg)
 {
    VexArch arch;
    VexArchInfo vai;
@@ -336,8 +336,8 @@ void cg_configure_caches(void)
    }
    struct cg_hwcache_info info = { vci->num_levels, vci->num_caches, hw };
 
-   Int ok = cg_arch_configure(cg_guest_arch(), &info, &clo_I1, &clo_D1,
-                              &clo_LL, VG_(clo_verbosity), cg_print_arch_msg,
+   Int ok = cg_arch_configure(cg_guest_arch(), &info, &cfg->I1, &cfg->D1,
+                              &cfg->LL, VG_(clo_verbosity), cg_print_arch_msg,
                               NULL, &I1, &D1, &LL);
    VG_(free)(hw);
    if (ok != 0

@@ -10,6 +10,7 @@
 #include "cg_arch.h"
 #include "cg_branchpred.h"
 #include "cg_sim.h"
+#include "cg_config.h"
 
 /* What a helper needs to know of an instruction whose fetch or branch it
    simulates: its address and length, and the first of the counters it
@@ -63,6 +64,6 @@ VG_REGPARM(2) void cg_h_cond_branch(const CgSimInstr *i, UWord taken);
 VG_REGPARM(2) void cg_h_ind_branch(const CgSimInstr *i, UWord target);
 
 enum cg_arch cg_guest_arch(void);
-void cg_configure_caches(void);
+void cg_configure_caches(const struct cg_config *cfg);
 
 #endif /* CG_SIMS_H */
