@@ -105,7 +105,7 @@ static void cg_emit_group_count(CgState *cgs)
    way 0, and the helper is called when the test fails. */
 static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
 {
-   const struct cg_cache *c = &cache_I1;
+   const struct cg_cache *c = &cg_sims.I1;
    Addr first = inode->addr >> c->line_bits;
    Addr last = (inode->addr + inode->len - 1) >> c->line_bits;
    Bool first_known = cgs->have_last_iblock && first == cgs->last_iblock;
@@ -124,8 +124,8 @@ static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
          guard = cg_or1(cgs, cg_emit_not_way0(cgs, c, first), guard);
    }
    cg_emit_call(cgs, "cg_h_fetch",
-                first_known || first == last ? helpers_I1->fetch_last
-                                             : helpers_I1->fetch,
+                first_known || first == last ? cg_sims.helpers_I1->fetch_last
+                                             : cg_sims.helpers_I1->fetch,
                 1, mkIRExprVec_1(cg_sim_arg(cgs, inode, COL_I1MR,
                                             CG_NOT_BRANCH)), guard);
 }
@@ -134,18 +134,18 @@ static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
    most recently used way of D1. */
 static void cg_emit_data_access(CgState *cgs, const CgEvent *ev)
 {
-   IRAtom *guard = cg_emit_maybe_miss(cgs, &cache_D1, ev->atom, ev->size);
+   IRAtom *guard = cg_emit_maybe_miss(cgs, &cg_sims.D1, ev->atom, ev->size);
    ULong *misses = cg_counter(ev->inode->cc,
                               ev->kind == EV_DW ? COL_D1MW : COL_D1MR);
    for (UInt i = 0; i < sizeof cg_data_helper_sizes
                         / sizeof cg_data_helper_sizes[0]; i++)
       if (cg_data_helper_sizes[i] == ev->size) {
-         void *stub = cg_data_stub(misses, i);
+         void *stub = cg_data_stub(misses, cg_sims.helpers_D1->data[i]);
          if (stub)
             cg_emit_call(cgs, cg_data_helper_names[i], stub, 1,
                          mkIRExprVec_1(ev->atom), guard);
          else
-            cg_emit_call(cgs, cg_data_helper_names[i], helpers_D1->data[i],
+            cg_emit_call(cgs, cg_data_helper_names[i], cg_sims.helpers_D1->data[i],
                          2, mkIRExprVec_2(ev->atom, cg_ptr(cgs, misses)),
                          guard);
          return;
@@ -221,9 +221,9 @@ static CgEvent *cg_new_event(CgState *cgs, CgEventKind kind,
 static Bool cg_instr_is_nox(Addr addr, UInt len)
 {
    /* Without the cache simulation the geometry is all zeros. */
-   UInt bits = cache_I1.line_bits;
+   UInt bits = cg_sims.I1.line_bits;
    return (addr >> bits) == ((addr + len - 1) >> bits)
-          && cache_I1.line_size == cache_LL.line_size;
+          && cg_sims.I1.line_size == cg_sims.LL.line_size;
 }
 
 static void cg_add_event_Ir(CgState *cgs, const CgInstr *inode)
@@ -241,7 +241,7 @@ static void cg_add_event_Dr(CgState *cgs, const CgInstr *inode, Int size,
    tl_assert(isIRAtom(ea));
    if (!cfg->cache_sim)
       return;
-   tl_assert(size >= 1 && size <= min_line_size);
+   tl_assert(size >= 1 && size <= cg_sims.min_line_size);
    CgEvent *ev = cg_new_event(cgs, EV_DR, inode);
    ev->size = size;
    ev->atom = ea;
@@ -253,7 +253,7 @@ static void cg_add_event_Dw(CgState *cgs, const CgInstr *inode, Int size,
    tl_assert(isIRAtom(ea));
    if (!cfg->cache_sim)
       return;
-   tl_assert(size >= 1 && size <= min_line_size);
+   tl_assert(size >= 1 && size <= cg_sims.min_line_size);
    /* A write right after a read of the same size, address atom and
       instruction is a read-modify-write: it counts as one read. */
    if (cgs->events_used > 0) {
@@ -289,7 +289,7 @@ static void cg_add_event_D_guarded(CgState *cgs, const CgInstr *inode,
    tl_assert(isIRAtom(ea) && isIRAtom(guard));
    if (!cfg->cache_sim)
       return;
-   tl_assert(size >= 1 && size <= min_line_size);
+   tl_assert(size >= 1 && size <= cg_sims.min_line_size);
    /* Merging guarded accesses into the queue is not worth it: flush,
       then handle this one on its own, as the reference does. */
    cg_flush_events(cgs);
@@ -339,7 +339,7 @@ static const CgInstr *cg_do_IMark(CgState *cgs, const IRStmt *st)
 
 static Int cg_clamp(Int size)
 {
-   return size > min_line_size ? min_line_size : size;
+   return size > cg_sims.min_line_size ? cg_sims.min_line_size : size;
 }
 
 static void cg_do_Dirty(CgState *cgs, const CgInstr *inode, const IRDirty *d)
@@ -532,14 +532,14 @@ static void cg_finish_sb(CgState *cgs, Addr key)
       sims[r].misses = cg_counter(inode->cc, (CgColumnId)w[1]);
       if (w[2] == CG_NOT_BRANCH)
          sims[r].set_off = cfg->cache_sim
-            ? (UInt)cg_cache_set_offset(&cache_I1,
+            ? (UInt)cg_cache_set_offset(&cg_sims.I1,
                                         (inode->addr + inode->len - 1)
-                                        >> cache_I1.line_bits)
+                                        >> cg_sims.I1.line_bits)
             : 0;
       else
          sims[r].count_off =
             (UInt)((HChar *)&sims[r] - (HChar *)&counts[w[2]]);
-      sims[r].cond_index = (UChar)cg_condpred_addr_index(&cond_predictor,
+      sims[r].cond_index = (UChar)cg_condpred_addr_index(&cg_cond_pred,
                                                          inode->addr);
    }
    for (UInt i = 0; i < shape.n_events; i++)

@@ -256,13 +256,7 @@ static void cg_post_clo_init(void)
    fold_slot[CG_FOLD_DW] = col_slot[COL_DW];
    fold_slot[CG_FOLD_BC] = col_slot[COL_BC];
    fold_slot[CG_FOLD_BI] = col_slot[COL_BI];
-   if (config.cache_sim)
-      cg_configure_caches(&config);
-   if (config.branch_sim) {
-      UInt z = cg_arch_branch_zero_bits(cg_guest_arch());
-      cg_condpred_init(&cond_predictor, z);
-      cg_indpred_init(&ind_predictor, z);
-   }
+   cg_sims_init(&config);
    instr_enabled = config.instr_at_start;
    sb_table = VG_(HT_construct)("cg.main.sbtable");
    cg_instrument_init(&config);

@@ -7,7 +7,6 @@
 #include "pub_tool_mallocfree.h"
 
 #include "cg_stubs.h"
-#include "cg_sims.h"
 
 /* Data-access stubs (amd64 hosts).  The emitted code passes a data helper
    only the address: the helper's other argument, the misses counter of
@@ -101,10 +100,9 @@ static void cg_stub_table_grow(void)
       VG_(free)(old);
 }
 
-/* The stub that calls data helper i of helpers_D1 with misses, or NULL. */
-void *cg_data_stub(ULong *misses, UInt i)
+void *cg_data_stub(ULong *misses, void *fn)
 {
-   UWord helper = (UWord)helpers_D1->data[i];
+   UWord helper = (UWord)fn;
    if (stubs_off)
       return NULL;
    if (2 * (stub_count + 1) > stub_slots_size)
@@ -130,7 +128,7 @@ void *cg_data_stub(ULong *misses, UInt i)
    return code;
 }
 #else
-void *cg_data_stub(ULong *misses, UInt i)
+void *cg_data_stub(ULong *misses, void *fn)
 {
    return NULL;
 }

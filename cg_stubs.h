@@ -7,7 +7,9 @@
 
 #include "pub_tool_basics.h"
 
-/* The stub that calls data helper i of helpers_D1 with misses, or NULL. */
-void *cg_data_stub(ULong *misses, UInt i);
+/* The stub that calls the data helper fn (a struct cg_helper_set's
+   data[i]) with misses as its second argument, or NULL where there are no
+   stubs: the caller then passes misses itself. */
+void *cg_data_stub(ULong *misses, void *fn);
 
 #endif /* CG_STUBS_H */
