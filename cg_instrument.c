@@ -22,6 +22,60 @@
 /*--- Instrumentation                                      ---*/
 /*------------------------------------------------------------*/
 
+/* The event queue has the reference's capacity, so that flushes (and with
+   them the attribution of counts when an instruction faults) happen at
+   exactly the same places. */
+#define N_EVENTS 16
+
+/* An instruction of the block being instrumented. */
+typedef struct {
+   Addr addr;
+   UChar len;
+   UShort cc_index;            /* into the block's distinct lines */
+   CgLineCC *cc;
+} CgInstr;
+
+typedef enum { EV_IR, EV_DR, EV_DW, EV_DM, EV_BC, EV_BI } CgEventKind;
+
+typedef struct {
+   CgEventKind kind;
+   const CgInstr *inode;
+   Int size;          /* data events: bytes accessed */
+   IRAtom *atom;      /* data address; Bc: 1 if taken (host word); Bi: target */
+} CgEvent;
+
+/* A growable array of words used while one superblock is instrumented;
+   owner: CgState, reused for every superblock. */
+typedef struct {
+   UWord *w;
+   UInt used, size;
+} CgScratch;
+
+/* Everything the instrumentation of one superblock needs.  The block's
+   records (CgSBInfo) are only allocated at the end, when their sizes are
+   known; until then the emitted code refers to them through constants that
+   are patched in cg_finish_sb ("fixups"). */
+typedef struct {
+   struct cg_irgen ir;          /* the superblock being built */
+   CgInstr *instrs;             /* n_instrs, owned here, reused */
+   UInt instrs_size;
+   UInt n_instrs;
+   UInt instr_i;                /* next free entry of instrs */
+   CgEvent events[N_EVENTS];
+   Int events_used;
+   /* The line of the last instruction fetch simulated in this block: a
+      fetch within it hits the most recently used way and changes nothing,
+      so it is not simulated again. */
+   Bool have_last_iblock;
+   Addr last_iblock;
+   CgScratch ccs;               /* CgLineCC*: the block's distinct lines */
+   CgScratch sims;              /* triples: instruction index, column,
+                                   group (branches) or CG_NOT_BRANCH */
+   CgScratch fixups;            /* pairs: IRConst*, CG_FIX_* code */
+   CgScratch group_sizes;       /* events per group */
+   CgScratch fold_codes;        /* all events, group after group */
+} CgState;
+
 static void cg_scratch_push(CgScratch *s, UWord v)
 {
    if (s->used == s->size) {
@@ -61,7 +115,7 @@ static UWord cg_fold_code(const CgEvent *ev)
 static IRExpr *cg_fixup_ptr(CgState *cgs, UWord fix)
 {
    IRConst *c;
-   IRExpr *e = cg_hword_const(cgs, 0, &c);
+   IRExpr *e = cg_hword_const(&cgs->ir, 0, &c);
    cg_scratch_push(&cgs->fixups, (UWord)c);
    cg_scratch_push(&cgs->fixups, fix);
    return e;
@@ -85,14 +139,8 @@ static IRExpr *cg_sim_arg(CgState *cgs, const CgInstr *inode, CgColumnId col,
 /* Emits "counts[g] += 1" for the group being flushed. */
 static void cg_emit_group_count(CgState *cgs)
 {
-   IRAtom *addr = cg_assign(cgs, cgs->hword_ty,
-                            cg_fixup_ptr(cgs,
-                                         CG_FIX_COUNT(cgs->group_sizes.used)));
-   IRAtom *old = cg_assign(cgs, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, addr));
-   IRAtom *new = cg_assign(cgs, Ity_I64,
-                           IRExpr_Binop(Iop_Add64, old,
-                                        IRExpr_Const(IRConst_U64(1))));
-   addStmtToIRSB(cgs->sb_out, IRStmt_Store(Iend_LE, addr, new));
+   cg_emit_increment(&cgs->ir,
+                     cg_fixup_ptr(cgs, CG_FIX_COUNT(cgs->group_sizes.used)));
 }
 
 /* The fetch of an instruction.  The previous fetch of this block left its
@@ -109,21 +157,14 @@ static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
    Addr first = inode->addr >> c->line_bits;
    Addr last = (inode->addr + inode->len - 1) >> c->line_bits;
    Bool first_known = cgs->have_last_iblock && first == cgs->last_iblock;
-   IRAtom *guard;
 
    cgs->have_last_iblock = True;
    cgs->last_iblock = last;
    if (first_known && first == last)
       return;
-   /* The lines are constants, and so are their sets. */
-   guard = cg_emit_not_way0(cgs, c, last);
-   if (!first_known && first != last) {
-      if (c->sets == 1)
-         guard = NULL;              /* both lines in one set: call always */
-      else
-         guard = cg_or1(cgs, cg_emit_not_way0(cgs, c, first), guard);
-   }
-   cg_emit_call(cgs, "cg_h_fetch",
+   IRAtom *guard = cg_emit_lines_not_way0(&cgs->ir, c, first, last,
+                                          !first_known);
+   cg_emit_call(&cgs->ir, "cg_h_fetch",
                 first_known || first == last ? cg_sims.helpers_I1->fetch_last
                                              : cg_sims.helpers_I1->fetch,
                 1, mkIRExprVec_1(cg_sim_arg(cgs, inode, COL_I1MR,
@@ -134,7 +175,7 @@ static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
    most recently used way of D1. */
 static void cg_emit_data_access(CgState *cgs, const CgEvent *ev)
 {
-   IRAtom *guard = cg_emit_maybe_miss(cgs, &cg_sims.D1, ev->atom, ev->size);
+   IRAtom *guard = cg_emit_maybe_miss(&cgs->ir, &cg_sims.D1, ev->atom, ev->size);
    ULong *misses = cg_counter(ev->inode->cc,
                               ev->kind == EV_DW ? COL_D1MW : COL_D1MR);
    for (UInt i = 0; i < sizeof cg_data_helper_sizes
@@ -142,17 +183,17 @@ static void cg_emit_data_access(CgState *cgs, const CgEvent *ev)
       if (cg_data_helper_sizes[i] == ev->size) {
          void *stub = cg_data_stub(misses, cg_sims.helpers_D1->data[i]);
          if (stub)
-            cg_emit_call(cgs, cg_data_helper_names[i], stub, 1,
+            cg_emit_call(&cgs->ir, cg_data_helper_names[i], stub, 1,
                          mkIRExprVec_1(ev->atom), guard);
          else
-            cg_emit_call(cgs, cg_data_helper_names[i], cg_sims.helpers_D1->data[i],
-                         2, mkIRExprVec_2(ev->atom, cg_ptr(cgs, misses)),
+            cg_emit_call(&cgs->ir, cg_data_helper_names[i], cg_sims.helpers_D1->data[i],
+                         2, mkIRExprVec_2(ev->atom, cg_ptr(&cgs->ir, misses)),
                          guard);
          return;
       }
-   cg_emit_call(cgs, "cg_h_data", cg_h_data, 3,
-                mkIRExprVec_3(ev->atom, cg_ptr(cgs, misses),
-                              cg_hword_const(cgs, ev->size, NULL)),
+   cg_emit_call(&cgs->ir, "cg_h_data", cg_h_data, 3,
+                mkIRExprVec_3(ev->atom, cg_ptr(&cgs->ir, misses),
+                              cg_hword_const(&cgs->ir, ev->size, NULL)),
                 guard);
 }
 
@@ -179,14 +220,14 @@ static void cg_flush_events(CgState *cgs)
          cg_emit_data_access(cgs, ev);
          break;
       case EV_BC:
-         cg_emit_call(cgs, "cg_h_cond_branch", cg_h_cond_branch, 2,
+         cg_emit_call(&cgs->ir, "cg_h_cond_branch", cg_h_cond_branch, 2,
                       mkIRExprVec_2(cg_sim_arg(cgs, ev->inode, COL_BCM,
                                                group),
                                     ev->atom), NULL);
          counted = True;
          break;
       case EV_BI:
-         cg_emit_call(cgs, "cg_h_ind_branch", cg_h_ind_branch, 2,
+         cg_emit_call(&cgs->ir, "cg_h_ind_branch", cg_h_ind_branch, 2,
                       mkIRExprVec_2(cg_sim_arg(cgs, ev->inode, COL_BIM,
                                                group),
                                     ev->atom), NULL);
@@ -294,9 +335,9 @@ static void cg_add_event_D_guarded(CgState *cgs, const CgInstr *inode,
       then handle this one on its own, as the reference does. */
    cg_flush_events(cgs);
    ULong *counts = cg_counter(inode->cc, is_write ? COL_DW : COL_DR);
-   cg_emit_call(cgs, "cg_h_data_guarded", cg_h_data_guarded, 3,
-                mkIRExprVec_3(cg_ptr(cgs, counts), ea,
-                              cg_hword_const(cgs, size, NULL)),
+   cg_emit_call(&cgs->ir, "cg_h_data_guarded", cg_h_data_guarded, 3,
+                mkIRExprVec_3(cg_ptr(&cgs->ir, counts), ea,
+                              cg_hword_const(&cgs->ir, size, NULL)),
                 guard);
 }
 
@@ -389,7 +430,7 @@ static void cg_do_Exit(CgState *cgs, const CgInstr *inode, const IRStmt *st)
 {
    IRJumpKind jk = st->Ist.Exit.jk;
    if (jk == Ijk_Boring || jk == Ijk_Call || jk == Ijk_Ret) {
-      IRType ty = cgs->hword_ty;
+      IRType ty = cgs->ir.hword_ty;
       Addr nia = inode->addr + inode->len;
       const IRConst *dst = st->Ist.Exit.dst;
       Addr sea;
@@ -406,8 +447,8 @@ static void cg_do_Exit(CgState *cgs, const CgInstr *inode, const IRStmt *st)
          code it sets. */
       IRAtom *guard1 = st->Ist.Exit.guard;
       IRAtom *taken = nia == sea
-         ? cg_assign(cgs, Ity_I1, IRExpr_Unop(Iop_Not1, guard1)) : guard1;
-      IRAtom *takenw = cg_assign(cgs, ty,
+         ? cg_assign(&cgs->ir, Ity_I1, IRExpr_Unop(Iop_Not1, guard1)) : guard1;
+      IRAtom *takenw = cg_assign(&cgs->ir, ty,
                                  IRExpr_Unop(ty == Ity_I32 ? Iop_1Uto32
                                                            : Iop_1Uto64,
                                              taken));
@@ -532,9 +573,7 @@ static void cg_finish_sb(CgState *cgs, Addr key)
       sims[r].misses = cg_counter(inode->cc, (CgColumnId)w[1]);
       if (w[2] == CG_NOT_BRANCH)
          sims[r].set_off = cfg->cache_sim
-            ? (UInt)cg_cache_set_offset(&cg_sims.I1,
-                                        (inode->addr + inode->len - 1)
-                                        >> cg_sims.I1.line_bits)
+            ? cg_fetch_set_offset(&cg_sims.I1, inode->addr, inode->len)
             : 0;
       else
          sims[r].count_off =
@@ -596,8 +635,8 @@ IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
       cgs->instrs = VG_(realloc)("cg.main.instrs", cgs->instrs,
                                  cgs->instrs_size * sizeof(CgInstr));
    }
-   cgs->sb_out = sb_out;
-   cgs->hword_ty = hWordTy;
+   cgs->ir.sb_out = sb_out;
+   cgs->ir.hword_ty = hWordTy;
    cgs->n_instrs = n_instrs;
    cgs->instr_i = 0;
    cgs->events_used = 0;
