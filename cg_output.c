@@ -21,6 +21,7 @@
 #include "cg_config.h"
 #include "cg_instrument.h"
 #include "cg_output.h"
+#include "cg_sims.h"
 
 /*------------------------------------------------------------*/
 /*--- Output file                                          ---*/
@@ -96,19 +97,32 @@ void cg_output_init(const struct cg_config *config)
    cfg = config;
 }
 
-/* Cache descriptions for the desc: lines (set when the simulation is on). */
-const HChar *desc_I1, *desc_D1, *desc_LL;
+/* The desc: line of a simulated cache, as the reference writes it:
+   "desc: I1 cache:         65536 B, 64 B, 2-way associative" (or
+   "direct-mapped" for one way). */
+static void cg_write_desc(CgOut *o, const HChar *name, const struct cg_cache *c)
+{
+   cg_out_str(o, "desc: ");
+   cg_out_str(o, name);
+   cg_out_str(o, " cache:         ");
+   cg_out_u64(o, (UInt)c->size);
+   cg_out_str(o, " B, ");
+   cg_out_u64(o, (UInt)c->line_size);
+   cg_out_str(o, " B, ");
+   if (c->assoc == 1) {
+      cg_out_str(o, "direct-mapped\n");
+   } else {
+      cg_out_u64(o, (UInt)c->assoc);
+      cg_out_str(o, "-way associative\n");
+   }
+}
 
 static void cg_write_header(CgOut *o)
 {
    if (cfg->cache_sim) {
-      cg_out_str(o, "desc: I1 cache:         ");
-      cg_out_str(o, desc_I1);
-      cg_out_str(o, "\ndesc: D1 cache:         ");
-      cg_out_str(o, desc_D1);
-      cg_out_str(o, "\ndesc: LL cache:         ");
-      cg_out_str(o, desc_LL);
-      cg_out_str(o, "\n");
+      cg_write_desc(o, "I1", &cg_sims.I1);
+      cg_write_desc(o, "D1", &cg_sims.D1);
+      cg_write_desc(o, "LL", &cg_sims.LL);
    }
    cg_out_str(o, "cmd: ");
    cg_out_str(o, VG_(args_the_exename));

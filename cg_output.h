@@ -9,9 +9,6 @@
 
 #include "cg_cc.h"
 
-/* Cache descriptions for the desc: lines (set when the simulation is on). */
-extern const HChar *desc_I1, *desc_D1, *desc_LL;
-
 extern UInt stat_files_written, stat_fns_written, stat_lines_written;
 
 /* Keeps config (read-only) for the output to come. */

@@ -129,47 +129,7 @@ size_t cg_cache_tag_bytes(const struct cg_cache_config *cfg)
    return (size_t)lines * sizeof(uintptr_t);
 }
 
-/* Appends the decimal digits of v at *pos in buf (no terminator). */
-static void cg_put_decimal(char *buf, size_t *pos, uint32_t v)
-{
-   char digits[10];
-   int n = 0;
-
-   do {
-      digits[n++] = (char)('0' + v % 10);
-      v /= 10;
-   } while (v != 0);
-   while (n > 0)
-      buf[(*pos)++] = digits[--n];
-}
-
-static void cg_put_text(char *buf, size_t *pos, const char *s)
-{
-   while (*s != '\0')
-      buf[(*pos)++] = *s++;
-}
-
-/* "<size> B, <line_size> B, <assoc>-way associative", or "..., direct-
-   mapped" for one way (spec 6.2).  The longest possible text, with three
-   ten-digit numbers, is 56 bytes: it always fits desc[80]. */
-static void cg_cache_describe(struct cg_cache *c)
-{
-   size_t pos = 0;
-
-   cg_put_decimal(c->desc, &pos, (uint32_t)c->size);
-   cg_put_text(c->desc, &pos, " B, ");
-   cg_put_decimal(c->desc, &pos, (uint32_t)c->line_size);
-   cg_put_text(c->desc, &pos, " B, ");
-   if (c->assoc == 1) {
-      cg_put_text(c->desc, &pos, "direct-mapped");
-   } else {
-      cg_put_decimal(c->desc, &pos, (uint32_t)c->assoc);
-      cg_put_text(c->desc, &pos, "-way associative");
-   }
-   c->desc[pos] = '\0';
-}
-
-/* The geometry fields and the description (tags are set by the caller). */
+/* The geometry fields (tags are set by the caller). */
 static void cg_cache_set_geometry(struct cg_cache *c,
                                   const struct cg_cache_config *cfg)
 {
@@ -181,7 +141,6 @@ static void cg_cache_set_geometry(struct cg_cache *c,
    c->sets = n != 0 ? (uint32_t)n / (uint32_t)cfg->assoc : 0;
    c->sets_min_1 = c->sets - 1;
    c->line_bits = cg_log2((uint32_t)cfg->line_size);
-   cg_cache_describe(c);
 }
 
 void cg_cache_init_zeroed(struct cg_cache *c,

@@ -18,7 +18,6 @@
 #include "cg_branchpred.h"
 #include "cg_sim.h"
 #include "cg_config.h"
-#include "cg_output.h"
 #include "cg_sims.h"
 
 /* The simulation state (cg_sims.h). */
@@ -283,9 +282,6 @@ static void cg_configure_caches(const struct cg_config *cfg)
    cg_init_ll(&LL);
    cg_sims.helpers_I1 = cg_helpers_for(&cg_sims.I1);
    cg_sims.helpers_D1 = cg_helpers_for(&cg_sims.D1);
-   desc_I1 = cg_sims.I1.desc;
-   desc_D1 = cg_sims.D1.desc;
-   desc_LL = cg_sims.LL.desc;
 }
 
 void cg_sims_init(const struct cg_config *cfg)
