@@ -71,6 +71,7 @@
 
 #include "cachegrind.h"
 #include "cg_arch.h"
+#include "cg_host.h"
 #include "cg_branchpred.h"
 #include "cg_sim.h"
 #include "cg_config.h"
@@ -151,6 +152,27 @@ static void cg_print_usage(void)
 static void cg_print_debug_usage(void)
 {
    VG_(printf)("    (none)\n");
+}
+
+/*------------------------------------------------------------*/
+/*--- The host of the plain-C modules (cg_host.h)          ---*/
+/*------------------------------------------------------------*/
+
+void cg_host_message(enum cg_msg_level level, const char *line)
+{
+   if (level == CG_MSG_USER)
+      VG_(umsg)("%s\n", line);
+   else
+      VG_(dmsg)("%s\n", line);
+}
+
+void cg_host_straddle_panic(cg_addr_t addr, unsigned size,
+                            cg_addr_t first_block, cg_addr_t last_block)
+{
+   VG_(printf)("addr: %lx  size: %u  blocks: %lu %lu", (UWord)addr, size,
+               (UWord)first_block, (UWord)last_block);
+   VG_(tool_panic)("item straddles more than two cache sets");
+   __builtin_unreachable();
 }
 
 /*------------------------------------------------------------*/

@@ -43,12 +43,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef CG_ADDR_T_DEFINED
-#define CG_ADDR_T_DEFINED
-/* A guest address.  Guest and host words have the same size (the tool
-   panics otherwise), so the host word is wide enough. */
-typedef uintptr_t cg_addr_t;
-#endif
+#include "cg_host.h"
+
 
 /* A cache geometry as given by --I1/--D1/--LL or found by auto-detection.
    All three fields -1 means "not given on the command line". */
@@ -94,19 +90,9 @@ void cg_cache_init_zeroed(struct cg_cache *c,
                           const struct cg_cache_config *cfg,
                           uintptr_t *zeroed_storage);
 
-/* Called when one access touches more than two lines, which validated
-   configurations only allow in the corner cases of the spec (an access of
-   size 0 at a line start, or an access longer than a line plus one).  It
-   never returns.  Defined by the user of this module: the tool prints
-   "addr: <hex>  size: <u>  blocks: <u> <u>" and panics with "item straddles
-   more than two cache sets"; the unit tests record the call and longjmp. */
-void cg_sim_straddle_panic(cg_addr_t addr, unsigned size,
-                           cg_addr_t first_block, cg_addr_t last_block)
-   __attribute__((noreturn));
-
 /* Out-of-line part of cg_cache_ref for accesses that do not fit in one
    line: two lines are both referenced and count as one access; more than
-   two go to cg_sim_straddle_panic.  Returns 1 on a miss, 0 on a hit. */
+   two go to cg_host_straddle_panic.  Returns 1 on a miss, 0 on a hit. */
 int cg_cache_ref_straddle(struct cg_cache *c, cg_addr_t addr, uint8_t size,
                           cg_addr_t first_block, cg_addr_t last_block);
 

@@ -28,16 +28,6 @@ struct cg_sims cg_sims = {
    .helpers_D1 = &cg_helpers_scalar,
 };
 
-/* Required by cg_sim: an access that spans more than two lines. */
-void cg_sim_straddle_panic(cg_addr_t addr, unsigned size,
-                           cg_addr_t first_block, cg_addr_t last_block)
-{
-   VG_(printf)("addr: %lx  size: %u  blocks: %lu %lu", (UWord)addr, size,
-               (UWord)first_block, (UWord)last_block);
-   VG_(tool_panic)("item straddles more than two cache sets");
-   __builtin_unreachable();
-}
-
 /*------------------------------------------------------------*/
 /*--- The LL, with compact tags                            ---*/
 /*------------------------------------------------------------*/
@@ -171,16 +161,6 @@ VG_REGPARM(2) void cg_h_ind_branch(const CgSimInstr *i, UWord target)
 /*--- Set-up                                               ---*/
 /*------------------------------------------------------------*/
 
-/* cg_arch's message sink: one line per call. */
-static void cg_print_arch_msg(void *ctx, enum cg_msg_level level,
-                              const char *line)
-{
-   if (level == CG_MSG_USER)
-      VG_(umsg)("%s\n", line);
-   else
-      VG_(dmsg)("%s\n", line);
-}
-
 static enum cg_arch cg_guest_arch(void)
 {
 #if defined(VGA_amd64)
@@ -263,20 +243,14 @@ static void cg_configure_caches(const struct cg_config *cfg)
    struct cg_hwcache_info info = { vci->num_levels, vci->num_caches, hw };
 
    Int ok = cg_arch_configure(cg_guest_arch(), &info, &cfg->I1, &cfg->D1,
-                              &cfg->LL, VG_(clo_verbosity), cg_print_arch_msg,
-                              NULL, &I1, &D1, &LL);
+                              &cfg->LL, VG_(clo_verbosity), &I1, &D1, &LL);
    VG_(free)(hw);
-   if (ok != 0
-       || cg_arch_check_min_line_size(&I1, &D1, &LL,
-                                      VG_(machine_get_size_of_largest_guest_register)(),
-                                      cg_print_arch_msg, NULL) != 0)
+   if (ok != 0)
       VG_(exit)(1);
-
-   cg_sims.min_line_size = I1.line_size;
-   if (D1.line_size < cg_sims.min_line_size)
-      cg_sims.min_line_size = D1.line_size;
-   if (LL.line_size < cg_sims.min_line_size)
-      cg_sims.min_line_size = LL.line_size;
+   cg_sims.min_line_size = cg_arch_min_line_size(&I1, &D1, &LL);
+   if (cg_arch_check_min_line_size(cg_sims.min_line_size,
+          VG_(machine_get_size_of_largest_guest_register)()) != 0)
+      VG_(exit)(1);
    cg_init_cache(&cg_sims.I1, &I1, static_tags_I1, "cg.sim.I1");
    cg_init_cache(&cg_sims.D1, &D1, static_tags_D1, "cg.sim.D1");
    cg_init_ll(&LL);

@@ -17,15 +17,15 @@
 #include "cg_sim.h"
 #include "unit_check.h"
 
-/* ---- Test hook for accesses covering more than two lines ---------------- */
+/* ---- The host's panic (cg_host.h): accesses of more than two lines -------- */
 
 static jmp_buf panic_jump;
 static int panic_calls;
 static cg_addr_t panic_addr, panic_first, panic_last;
 static unsigned panic_size;
 
-void cg_sim_straddle_panic(cg_addr_t addr, unsigned size,
-                           cg_addr_t first_block, cg_addr_t last_block)
+void cg_host_straddle_panic(cg_addr_t addr, unsigned size,
+                            cg_addr_t first_block, cg_addr_t last_block)
 {
    panic_calls++;
    panic_addr = addr;
@@ -350,7 +350,7 @@ static void test_straddle_panic(void)
    CHECK_SET(&c, 1, 0);
 
    /* Size 0 at a line start: the last byte is addr - 1, one block below
-      the first (spec 6.6 quirk): also more than "first or first + 1". */
+      the first (upstream's quirk): also more than "first or first + 1". */
    result = -1;
    if (setjmp(panic_jump) == 0)
       result = cg_cache_ref(&c, 0x2000, 0);
