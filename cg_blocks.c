@@ -15,11 +15,18 @@
 /*--- Per-superblock records                               ---*/
 /*------------------------------------------------------------*/
 
-/* The counter slot each CG_FOLD_* adds to; set with col_slot. */
-Int fold_slot[CG_N_FOLDS];
+STATIC_ASSERT(CG_N_FOLDS <= CG_FOLD_MASK + 1);
 
-VgHashTable *sb_table;
-CgSBInfo *retired_sbs;
+/* The records of the translations alive now (key: CgSBInfo.key), and
+   those retired because a newer translation with the same key appeared
+   (a list through CgSBInfo.next; kept, and counted, until exit). */
+static VgHashTable *sb_table;
+static CgSBInfo *retired_sbs;
+
+void cg_blocks_init(void)
+{
+   sb_table = VG_(HT_construct)("cg.main.sbtable");
+}
 
 /* Storage of the records.  A block's records are a few hundred bytes, and
    there is one allocation per translated block: from the core's allocator
@@ -41,7 +48,7 @@ static SizeT cg_sb_class(SizeT bytes)
    return bytes > CG_SB_SMALL ? 0 : (bytes + CG_SB_GRAIN - 1) / CG_SB_GRAIN;
 }
 
-void *cg_sb_alloc(SizeT bytes)
+static void *cg_sb_alloc(SizeT bytes)
 {
    SizeT class = cg_sb_class(bytes);
    if (class == 0)
@@ -65,6 +72,45 @@ static void cg_sb_free(CgSBInfo *sbi)
    sb_free_lists[class] = sbi;
 }
 
+CgSBInfo *cg_sb_new(UInt n_groups, UInt n_ccs, UInt n_sims, UInt n_events,
+                    Addr key)
+{
+   CgSBInfo shape = { 0 };
+
+   tl_assert(n_groups <= 0xFFFF && n_sims <= 0xFFFF && n_events <= 0xFFFF
+             && n_ccs <= CG_MAX_CCS);
+   shape.n_groups = (UShort)n_groups;
+   shape.n_ccs = (UShort)n_ccs;
+   shape.n_sims = (UShort)n_sims;
+   shape.n_events = (UShort)n_events;
+
+   CgSBInfo *sbi = cg_sb_alloc(cg_sb_bytes(&shape));
+   *sbi = shape;
+   sbi->key = key;
+   sbi->collided = False;
+   return sbi;
+}
+
+void cg_sb_insert(CgSBInfo *sbi)
+{
+   /* Two live translations with one key (e.g. a no-redirection translation
+      beside a normal one) must not share records: the older one is
+      retired, still counted, and never freed. */
+   CgSBInfo *old = VG_(HT_remove)(sb_table, sbi->key);
+   if (old) {
+      old->collided = True;
+      old->next = retired_sbs;
+      retired_sbs = old;
+      sbi->collided = True;
+   }
+   VG_(HT_add_node)(sb_table, sbi);
+}
+
+UInt cg_sb_count(void)
+{
+   return VG_(HT_count_nodes)(sb_table);
+}
+
 /* Adds each group's count to its counters and zeroes it. */
 static void cg_fold_sb(CgSBInfo *sbi)
 {
@@ -78,7 +124,9 @@ static void cg_fold_sb(CgSBInfo *sbi)
       if (n == 0)
          continue;
       for (UInt i = 0; i < sizes[g]; i++)
-         ccs[ev[i] >> CG_FOLD_BITS]->c[fold_slot[ev[i] & 7]] += n;
+         ccs[ev[i] >> CG_FOLD_BITS]->c[cg_layout.fold_slot[ev[i]
+                                                           & CG_FOLD_MASK]]
+            += n;
       counts[g] = 0;
    }
 }

@@ -12,11 +12,11 @@
 #include "cg_cc.h"
 #include "cg_sims.h"
 
-/* What one event of a group adds one to per run of the group, encoded as
-   (index into the block's line cost centres << CG_FOLD_BITS) | CG_FOLD_*. */
-enum { CG_FOLD_IR, CG_FOLD_DR, CG_FOLD_DW, CG_FOLD_BC, CG_FOLD_BI,
-       CG_N_FOLDS };
+/* An event of a group, as its records keep it: what it adds one to per
+   run of the group, encoded as
+   (index into the block's line cost centres << CG_FOLD_BITS) | CgFold. */
 #define CG_FOLD_BITS 3
+#define CG_FOLD_MASK ((1u << CG_FOLD_BITS) - 1)
 #define CG_MAX_CCS (0xFFFF >> CG_FOLD_BITS)
 
 /* The records of one translated superblock, in one allocation: this
@@ -73,12 +73,31 @@ static inline SizeT cg_sb_bytes(const CgSBInfo *shape)
           + shape->n_groups * sizeof(UChar);
 }
 
-extern Int fold_slot[CG_N_FOLDS];
-extern VgHashTable *sb_table;
-extern CgSBInfo *retired_sbs;
+/* Creates the table of records (at start-up). */
+void cg_blocks_init(void);
 
-void *cg_sb_alloc(SizeT bytes);
+/* New records of the given shape for the translation of key, their
+   arrays not yet filled (cg_sb_* above).  Storage: from the pool,
+   recycled by size. */
+CgSBInfo *cg_sb_new(UInt n_groups, UInt n_ccs, UInt n_sims, UInt n_events,
+                    Addr key);
+
+/* Enters filled records in the table; the table owns them from now on.
+   Records of an older translation with the same key are retired (still
+   counted). */
+void cg_sb_insert(CgSBInfo *sbi);
+
+/* Adds every group's runs since the last fold to its lines' counters, for
+   all records, live and retired. */
 void cg_fold_all(void);
+
+/* The core discards the translation of key: its counts are folded, then
+   its records are freed (unless another translation with the same key may
+   still use them).  has_records says whether it has any (it has none if
+   it was translated while instrumentation was off). */
 void cg_sb_discard(Addr key, Bool has_records);
+
+/* The number of live records, for --stats=yes. */
+UInt cg_sb_count(void);
 
 #endif /* CG_BLOCKS_H */

@@ -1,4 +1,4 @@
-/* cg_cc.c -- cost centres: the memory pool, interned names, columns, line cost centres.
+/* cg_cc.c -- cost centres: the memory pool, interned names, the counter layout, line cost centres.
    Copyright (C) 2026 the cachegrind-ng developers.
    SPDX-License-Identifier: GPL-2.0-or-later */
 
@@ -16,9 +16,8 @@
 /*--- Memory for small objects                             ---*/
 /*------------------------------------------------------------*/
 
-/* Memory for objects that live until exit (line cost centres, strings)
-   and for block records (which are recycled, see cg_sb_alloc), carved
-   from big zeroed chunks: no per-object allocation overhead. */
+/* Carved from big zeroed chunks: no per-object allocation overhead.  The
+   chunks are never freed. */
 static UChar *pool_next;
 static SizeT pool_left;
 
@@ -50,7 +49,7 @@ typedef struct CgString {
 
 static CgString **str_table;
 static UInt str_table_size;   /* a power of two */
-UInt str_count;
+static UInt str_count;
 
 static UInt cg_hash_string(const HChar *s)
 {
@@ -98,28 +97,38 @@ static const HChar *cg_intern(const HChar *s)
 }
 
 /*------------------------------------------------------------*/
-/*--- Columns and line cost centres                        ---*/
+/*--- The counter layout (see the Notes in cg_cc.h)        ---*/
 /*------------------------------------------------------------*/
 
-/* Name and enabling option of each column, indexed by CgColumnId.  The
-   events line, every count line and the summary line are all built from
-   this one table. */
 const CgColumn cg_columns[N_COLUMNS] = {
-   { "Ir",   NEED_ALWAYS },
-   { "I1mr", NEED_CACHE },  { "ILmr", NEED_CACHE },
-   { "Dr",   NEED_CACHE },  { "D1mr", NEED_CACHE },  { "DLmr", NEED_CACHE },
-   { "Dw",   NEED_CACHE },  { "D1mw", NEED_CACHE },  { "DLmw", NEED_CACHE },
-   { "Bc",   NEED_BRANCH }, { "Bcm",  NEED_BRANCH },
-   { "Bi",   NEED_BRANCH }, { "Bim",  NEED_BRANCH },
+   [COL_IR]   = { "Ir",   NEED_ALWAYS, CG_FOLD_IR },
+   [COL_I1MR] = { "I1mr", NEED_CACHE,  CG_FOLD_NONE },
+   [COL_ILMR] = { "ILmr", NEED_CACHE,  CG_FOLD_NONE },
+   [COL_DR]   = { "Dr",   NEED_CACHE,  CG_FOLD_DR },
+   [COL_D1MR] = { "D1mr", NEED_CACHE,  CG_FOLD_NONE },
+   [COL_DLMR] = { "DLmr", NEED_CACHE,  CG_FOLD_NONE },
+   [COL_DW]   = { "Dw",   NEED_CACHE,  CG_FOLD_DW },
+   [COL_D1MW] = { "D1mw", NEED_CACHE,  CG_FOLD_NONE },
+   [COL_DLMW] = { "DLmw", NEED_CACHE,  CG_FOLD_NONE },
+   [COL_BC]   = { "Bc",   NEED_BRANCH, CG_FOLD_BC },
+   [COL_BCM]  = { "Bcm",  NEED_BRANCH, CG_FOLD_NONE },
+   [COL_BI]   = { "Bi",   NEED_BRANCH, CG_FOLD_BI },
+   [COL_BIM]  = { "Bim",  NEED_BRANCH, CG_FOLD_NONE },
 };
 
-/* Where each column's counter sits in a line's counters, or -1 when the
-   column is off; set once options are known (cg_setup_columns).  Columns
-   that belong together (accesses, L1 misses, LL misses; branches,
-   mispredictions) are adjacent, so a helper can take a pointer to the
-   first of them. */
-Int col_slot[N_COLUMNS];
-UInt n_slots;
+/* The runs of counters that helpers reach from their first one. */
+static const struct {
+   CgColumnId first;
+   UInt n;
+} cg_column_runs[] = {
+   { COL_I1MR, 2 }, { COL_D1MR, 2 }, { COL_D1MW, 2 }, { COL_DR, 3 },
+   { COL_DW, 3 },
+};
+STATIC_ASSERT(COL_ILMR == COL_I1MR + 1);
+STATIC_ASSERT(COL_D1MR == COL_DR + 1 && COL_DLMR == COL_DR + 2);
+STATIC_ASSERT(COL_D1MW == COL_DW + 1 && COL_DLMW == COL_DW + 2);
+
+struct cg_layout cg_layout;
 
 static Bool cg_column_on(const struct cg_config *cfg, CgColumnId col)
 {
@@ -131,22 +140,49 @@ static Bool cg_column_on(const struct cg_config *cfg, CgColumnId col)
    return False;
 }
 
-void cg_setup_columns(const struct cg_config *cfg)
+void cg_cc_init(const struct cg_config *cfg)
 {
-   n_slots = 0;
-   for (UInt c = 0; c < N_COLUMNS; c++)
-      col_slot[c] = cg_column_on(cfg, c) ? (Int)n_slots++ : -1;
+   struct cg_layout *l = &cg_layout;
+
+   l->n_slots = 0;
+   for (CgFold f = 0; f < CG_N_FOLDS; f++)
+      l->fold_slot[f] = -1;
+   for (CgColumnId c = 0; c < N_COLUMNS; c++) {
+      l->slot[c] = cg_column_on(cfg, c) ? (Int)l->n_slots++ : -1;
+      CgFold f = cg_columns[c].fold;
+      if (f != CG_FOLD_NONE) {
+         tl_assert(f < CG_N_FOLDS && l->fold_slot[f] == -1);
+         l->fold_slot[f] = l->slot[c];
+      }
+   }
+   /* Every run is on or off as a whole (one option), so on, its counters
+      are adjacent. */
+   for (UInt r = 0; r < sizeof cg_column_runs / sizeof cg_column_runs[0];
+        r++) {
+      CgColumnId first = cg_column_runs[r].first;
+      for (UInt k = 1; k < cg_column_runs[r].n; k++)
+         tl_assert(cg_columns[first + k].need == cg_columns[first].need
+                   && (l->slot[first] < 0
+                       ? l->slot[first + k] < 0
+                       : l->slot[first + k] == l->slot[first] + (Int)k));
+   }
 }
+
+/*------------------------------------------------------------*/
+/*--- Line cost centres                                    ---*/
+/*------------------------------------------------------------*/
 
 ULong *cg_counter(CgLineCC *cc, CgColumnId col)
 {
-   tl_assert(col_slot[col] >= 0);
-   return &cc->c[col_slot[col]];
+   tl_assert(cg_layout.slot[col] >= 0);
+   return &cc->c[cg_layout.slot[col]];
 }
 
-CgLineCC **cc_table;
-UInt cc_table_size;     /* a power of two */
-UInt cc_count;
+/* The line table.  Key: (file, fn, line); owner of the line cost centres
+   (which the pool holds); never freed. */
+static CgLineCC **cc_table;
+static UInt cc_table_size;     /* a power of two */
+static UInt cc_count;
 
 static UInt cg_hash_loc(const HChar *file, const HChar *fn, Int line)
 {
@@ -184,7 +220,8 @@ static CgLineCC *cg_lookup_cc(const HChar *file, const HChar *fn, Int line)
    for (CgLineCC *cc = *slot; cc; cc = cc->next)
       if (cc->file == file && cc->fn == fn && cc->line == line)
          return cc;
-   CgLineCC *cc = cg_pool_alloc(sizeof *cc + n_slots * sizeof(ULong));
+   CgLineCC *cc = cg_pool_alloc(sizeof *cc
+                                + cg_layout.n_slots * sizeof(ULong));
    cc->file = file;
    cc->fn = fn;
    cc->line = line;
@@ -195,16 +232,13 @@ static CgLineCC *cg_lookup_cc(const HChar *file, const HChar *fn, Int line)
 }
 
 /* Debug-info lookup statistics (--stats=yes). */
-ULong stat_full_debugs, stat_file_line_debugs, stat_fn_debugs,
+static ULong stat_full_debugs, stat_file_line_debugs, stat_fn_debugs,
              stat_no_debugs;
 
 /* A scratch buffer for "<dir>/<file>"; owner: cg_get_lineCC. */
 static HChar *path_buf;
 static SizeT path_buf_size;
 
-/* The line cost centre of the instruction at addr, from the debug info
-   current now: unknown file "???" with line 0, unknown function "???".
-   The file is "<dir>/<file>" when the debug info gives a directory. */
 CgLineCC *cg_get_lineCC(Addr addr)
 {
    const HChar *file, *dir, *fn;
@@ -248,13 +282,35 @@ CgLineCC *cg_get_lineCC(Addr addr)
    return cg_lookup_cc(file_key, cg_intern(fn), (Int)line);
 }
 
-/*------------------------------------------------------------*/
-/*--- Totals                                               ---*/
-/*------------------------------------------------------------*/
-
-void cg_add_totals(CgTotals *t, const CgLineCC *cc)
+CgLineCC **cg_cc_all_lines(void)
 {
-   for (UInt c = 0; c < N_COLUMNS; c++)
-      if (col_slot[c] >= 0)
-         t->v[c] += cc->c[col_slot[c]];
+   CgLineCC **v = VG_(malloc)("cg.main.sorted", (cc_count + 1) * sizeof *v);
+   UInt n = 0;
+   for (UInt b = 0; b < cc_table_size; b++)
+      for (CgLineCC *cc = cc_table[b]; cc; cc = cc->next)
+         v[n++] = cc;
+   tl_assert(n == cc_count);
+   return v;
+}
+
+void cg_cc_totals(CgTotals *t)
+{
+   const struct cg_layout *l = &cg_layout;
+
+   for (CgColumnId c = 0; c < N_COLUMNS; c++)
+      t->v[c] = 0;
+   for (UInt b = 0; b < cc_table_size; b++)
+      for (const CgLineCC *cc = cc_table[b]; cc; cc = cc->next)
+         for (CgColumnId c = 0; c < N_COLUMNS; c++)
+            if (l->slot[c] >= 0)
+               t->v[c] += cc->c[l->slot[c]];
+}
+
+struct cg_cc_stats cg_cc_stats(void)
+{
+   struct cg_cc_stats s = {
+      stat_full_debugs, stat_file_line_debugs, stat_fn_debugs,
+      stat_no_debugs, str_count, cc_count
+   };
+   return s;
 }

@@ -94,7 +94,7 @@ static const struct cg_config *cfg;
 static CgState cgs_static;      /* reused; the core instruments one SB at a time */
 
 /* Statistics (--stats=yes). */
-ULong stat_instrs_nox, stat_instrs_gen;
+static ULong stat_instrs_nox, stat_instrs_gen;
 
 /* The fold code of an event (see CgSBInfo). */
 static UWord cg_fold_code(const CgEvent *ev)
@@ -534,38 +534,13 @@ static void cg_do_block_end(CgState *cgs, const IRSB *sb_in, const CgInstr *inod
    }
 }
 
-/* Allocates the block's records now that their sizes are known, fills
-   them, patches their addresses into the emitted code and enters them in
-   the table. */
-static void cg_finish_sb(CgState *cgs, Addr key)
+/* The records of the block's fetch and branch helpers (sims[]), from the
+   triples the instrumentation collected (cg_sim_arg). */
+static void cg_fill_sims(const CgState *cgs, CgSBInfo *sbi)
 {
-   CgSBInfo shape = { 0 };
-   UInt n_fixups = cgs->fixups.used / 2;
-
-   tl_assert(cgs->group_sizes.used <= 0xFFFF && cgs->sims.used / 3 <= 0xFFFF
-             && cgs->fold_codes.used <= 0xFFFF);
-   shape.n_groups = (UShort)cgs->group_sizes.used;
-   shape.n_ccs = (UShort)cgs->ccs.used;
-   shape.n_sims = (UShort)(cgs->sims.used / 3);
-   shape.n_events = (UShort)cgs->fold_codes.used;
-
-   CgSBInfo *sbi = cg_sb_alloc(cg_sb_bytes(&shape));
-   *sbi = shape;
-   sbi->key = key;
-   sbi->collided = False;
-
    ULong *counts = cg_sb_counts(sbi);
-   CgLineCC **ccs = cg_sb_ccs(sbi);
    CgSimInstr *sims = cg_sb_sims(sbi);
-   UShort *events = cg_sb_events(sbi);
-   UChar *sizes = cg_sb_group_sizes(sbi);
-   for (UInt g = 0; g < shape.n_groups; g++) {
-      counts[g] = 0;
-      sizes[g] = (UChar)cgs->group_sizes.w[g];
-   }
-   for (UInt i = 0; i < shape.n_ccs; i++)
-      ccs[i] = (CgLineCC *)cgs->ccs.w[i];
-   for (UInt r = 0; r < shape.n_sims; r++) {
+   for (UInt r = 0; r < sbi->n_sims; r++) {
       const UWord *w = &cgs->sims.w[3 * r];
       const CgInstr *inode = &cgs->instrs[w[0]];
       sims[r].addr = inode->addr;
@@ -581,9 +556,14 @@ static void cg_finish_sb(CgState *cgs, Addr key)
       sims[r].cond_index = (UChar)cg_condpred_addr_index(&cg_cond_pred,
                                                          inode->addr);
    }
-   for (UInt i = 0; i < shape.n_events; i++)
-      events[i] = (UShort)cgs->fold_codes.w[i];
-   for (UInt f = 0; f < n_fixups; f++) {
+}
+
+/* Patches the addresses of the block's records into the emitted code. */
+static void cg_patch_fixups(const CgState *cgs, CgSBInfo *sbi)
+{
+   ULong *counts = cg_sb_counts(sbi);
+   CgSimInstr *sims = cg_sb_sims(sbi);
+   for (UInt f = 0; f < cgs->fixups.used / 2; f++) {
       IRConst *c = (IRConst *)cgs->fixups.w[2 * f];
       UWord fix = cgs->fixups.w[2 * f + 1];
       HWord target = (fix & 1) ? (HWord)&sims[fix >> 1]
@@ -593,18 +573,31 @@ static void cg_finish_sb(CgState *cgs, Addr key)
       else
          c->Ico.U32 = (UInt)target;
    }
+}
 
-   /* Two live translations with one key (e.g. a no-redirection translation
-      beside a normal one) must not share records: the older one is
-      retired, still counted, and never freed. */
-   CgSBInfo *old = VG_(HT_remove)(sb_table, key);
-   if (old) {
-      old->collided = True;
-      old->next = retired_sbs;
-      retired_sbs = old;
-      sbi->collided = True;
+/* Allocates the block's records now that their sizes are known, fills
+   them, patches their addresses into the emitted code and enters them in
+   the table. */
+static void cg_finish_sb(CgState *cgs, Addr key)
+{
+   CgSBInfo *sbi = cg_sb_new(cgs->group_sizes.used, cgs->ccs.used,
+                             cgs->sims.used / 3, cgs->fold_codes.used, key);
+   ULong *counts = cg_sb_counts(sbi);
+   CgLineCC **ccs = cg_sb_ccs(sbi);
+   UShort *events = cg_sb_events(sbi);
+   UChar *sizes = cg_sb_group_sizes(sbi);
+
+   for (UInt g = 0; g < sbi->n_groups; g++) {
+      counts[g] = 0;
+      sizes[g] = (UChar)cgs->group_sizes.w[g];
    }
-   VG_(HT_add_node)(sb_table, sbi);
+   for (UInt i = 0; i < sbi->n_ccs; i++)
+      ccs[i] = (CgLineCC *)cgs->ccs.w[i];
+   for (UInt i = 0; i < sbi->n_events; i++)
+      events[i] = (UShort)cgs->fold_codes.w[i];
+   cg_fill_sims(cgs, sbi);
+   cg_patch_fixups(cgs, sbi);
+   cg_sb_insert(sbi);
 }
 
 IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
@@ -665,4 +658,10 @@ IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 void cg_instrument_init(const struct cg_config *config)
 {
    cfg = config;
+}
+
+void cg_instrument_stats(ULong *instrs_nox, ULong *instrs_gen)
+{
+   *instrs_nox = stat_instrs_nox;
+   *instrs_gen = stat_instrs_gen;
 }

@@ -10,7 +10,10 @@
 
 #include "cg_config.h"
 
-extern ULong stat_instrs_nox, stat_instrs_gen;
+/* For --stats=yes: the instructions instrumented whose fetch touches one
+   line of I1 and I1 and LL have the same line size (the reference's
+   "no-cross" class), and the others. */
+void cg_instrument_stats(ULong *instrs_nox, ULong *instrs_gen);
 
 /* Keeps config (read-only) for the instrumentation to come. */
 void cg_instrument_init(const struct cg_config *config);

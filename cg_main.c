@@ -249,15 +249,13 @@ static Bool cg_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
 
 static void cg_fini(Int exitcode)
 {
-   CgTotals tot = { { 0 } };
+   CgTotals tot;
 
    cg_fold_all();
-   for (UInt b = 0; b < cc_table_size; b++)
-      for (const CgLineCC *cc = cc_table[b]; cc; cc = cc->next)
-         cg_add_totals(&tot, cc);
+   cg_cc_totals(&tot);
 
    HChar *path = VG_(expand_file_name)("--cachegrind-out-file", config.out_file);
-   if (!cg_write_profile_file(path))
+   if (!cg_write_profile_file(path, &tot))
       stat_files_written = stat_fns_written = stat_lines_written = 0;
    VG_(free)(path);
 
@@ -272,15 +270,10 @@ static void cg_fini(Int exitcode)
 
 static void cg_post_clo_init(void)
 {
-   cg_setup_columns(&config);
-   fold_slot[CG_FOLD_IR] = col_slot[COL_IR];
-   fold_slot[CG_FOLD_DR] = col_slot[COL_DR];
-   fold_slot[CG_FOLD_DW] = col_slot[COL_DW];
-   fold_slot[CG_FOLD_BC] = col_slot[COL_BC];
-   fold_slot[CG_FOLD_BI] = col_slot[COL_BI];
+   cg_cc_init(&config);
    cg_sims_init(&config);
    instr_enabled = config.instr_at_start;
-   sb_table = VG_(HT_construct)("cg.main.sbtable");
+   cg_blocks_init();
    cg_instrument_init(&config);
    cg_output_init(&config);
 }

@@ -132,7 +132,7 @@ static void cg_write_header(CgOut *o)
    }
    cg_out_str(o, "\nevents:");
    for (UInt c = 0; c < N_COLUMNS; c++)
-      if (col_slot[c] >= 0) {
+      if (cg_layout.slot[c] >= 0) {
          cg_out_str(o, " ");
          cg_out_str(o, cg_columns[c].name);
       }
@@ -145,7 +145,7 @@ static void cg_write_header(CgOut *o)
 /* " <count>" for each counter (they are in column order), then a newline. */
 static void cg_write_counts(CgOut *o, const ULong *counts)
 {
-   for (UInt i = 0; i < n_slots; i++) {
+   for (UInt i = 0; i < cg_layout.n_slots; i++) {
       cg_out_bytes(o, " ", 1);
       cg_out_u64(o, counts[i]);
    }
@@ -164,16 +164,11 @@ static Int cg_cmp_cc(const void *a, const void *b)
    return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* All line cost centres sorted by (file, function, line); the caller frees
-   the array. */
-static CgLineCC **cg_sorted_ccs(void)
+/* All n line cost centres sorted by (file, function, line); the caller
+   frees the array. */
+static CgLineCC **cg_sorted_ccs(UInt n)
 {
-   CgLineCC **v = VG_(malloc)("cg.main.sorted", (cc_count + 1) * sizeof *v);
-   UInt n = 0;
-   for (UInt b = 0; b < cc_table_size; b++)
-      for (CgLineCC *cc = cc_table[b]; cc; cc = cc->next)
-         v[n++] = cc;
-   tl_assert(n == cc_count);
+   CgLineCC **v = cg_cc_all_lines();
    VG_(ssort)(v, n, sizeof *v, cg_cmp_cc);
    return v;
 }
@@ -181,12 +176,13 @@ static CgLineCC **cg_sorted_ccs(void)
 /* Statistics of the last profile written (--stats=yes). */
 UInt stat_files_written, stat_fns_written, stat_lines_written;
 
-/* Writes the whole profile to fd; returns False on a write error. */
-static Bool cg_write_profile(Int fd)
+/* Writes the whole profile to fd, with the summary line from tot;
+   returns False on a write error. */
+static Bool cg_write_profile(Int fd, const CgTotals *tot)
 {
    CgOut *o = VG_(malloc)("cg.main.out", sizeof *o);
-   CgLineCC **v = cg_sorted_ccs();
-   CgTotals tot = { { 0 } };
+   UInt n_lines = cg_cc_stats().lines;
+   CgLineCC **v = cg_sorted_ccs(n_lines);
    const HChar *file = NULL, *fn = NULL;
 
    o->fd = fd;
@@ -194,7 +190,7 @@ static Bool cg_write_profile(Int fd)
    o->failed = False;
    stat_files_written = stat_fns_written = stat_lines_written = 0;
    cg_write_header(o);
-   for (UInt i = 0; i < cc_count; i++) {
+   for (UInt i = 0; i < n_lines; i++) {
       const CgLineCC *cc = v[i];
       Bool new_file = cc->file != file;
       if (new_file) {
@@ -213,13 +209,12 @@ static Bool cg_write_profile(Int fd)
       }
       cg_out_line_number(o, cc->line);
       cg_write_counts(o, cc->c);
-      cg_add_totals(&tot, cc);
       stat_lines_written++;
    }
    ULong sum[N_COLUMNS];
    for (UInt c = 0; c < N_COLUMNS; c++)
-      if (col_slot[c] >= 0)
-         sum[col_slot[c]] = tot.v[c];
+      if (cg_layout.slot[c] >= 0)
+         sum[cg_layout.slot[c]] = tot->v[c];
    cg_out_str(o, "summary:");
    cg_write_counts(o, sum);
    cg_out_flush(o);
@@ -276,7 +271,7 @@ static Bool cg_path_exists(const HChar *path)
    temporary file beside the file path names (symbolic links followed),
    renamed over it at the end; devices and FIFOs are written in place.
    Returns False (and prints why) if that failed. */
-Bool cg_write_profile_file(const HChar *path)
+Bool cg_write_profile_file(const HChar *path, const CgTotals *tot)
 {
    HChar *file = cg_resolve_links(path);
    HChar *tmp = NULL;
@@ -297,7 +292,7 @@ Bool cg_write_profile_file(const HChar *path)
       VG_(umsg)("       ... so detailed results will be missing.\n");
    } else {
       Int fd = (Int)sr_Res(sres);
-      ok = cg_write_profile(fd);
+      ok = cg_write_profile(fd, tot);
       VG_(close)(fd);
       if (ok && tmp && VG_(rename)(tmp, file) != 0)
          ok = False;
@@ -372,7 +367,9 @@ void cg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
    if (!cg_is_exec_syscall(sysno) || !cg_out_file_expandable())
       return;
+   CgTotals tot;
    cg_fold_all();
+   cg_cc_totals(&tot);
    HChar *base = VG_(expand_file_name)("--cachegrind-out-file", cfg->out_file);
    SizeT len = VG_(strlen)(base) + 32;
    HChar *path = VG_(malloc)("cg.main.preexec", len);
@@ -382,7 +379,7 @@ void cg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
          break;
    }
    VG_(free)(base);
-   if (cg_write_profile_file(path)) {
+   if (cg_write_profile_file(path, &tot)) {
       pre_exec_path = path;
    } else {
       VG_(free)(path);
@@ -502,27 +499,29 @@ void cg_print_summary(const CgTotals *t)
 
 void cg_print_stats(void)
 {
-   ULong lookups = stat_full_debugs + stat_file_line_debugs + stat_fn_debugs
-                   + stat_no_debugs;
+   struct cg_cc_stats cc = cg_cc_stats();
+   ULong instrs_nox, instrs_gen;
+   ULong lookups = cc.full_debugs + cc.file_line_debugs + cc.fn_debugs
+                   + cc.no_debugs;
    ULong div = lookups ? lookups : 1;
 
+   cg_instrument_stats(&instrs_nox, &instrs_gen);
    VG_(dmsg)("\n");
    VG_(dmsg)("cachegrind: distinct files     : %u\n", stat_files_written);
    VG_(dmsg)("cachegrind: distinct functions : %u\n", stat_fns_written);
    VG_(dmsg)("cachegrind: distinct lines     : %u\n", stat_lines_written);
-   VG_(dmsg)("cachegrind: distinct instrs NoX: %llu\n", stat_instrs_nox);
-   VG_(dmsg)("cachegrind: distinct instrs Gen: %llu\n", stat_instrs_gen);
+   VG_(dmsg)("cachegrind: distinct instrs NoX: %llu\n", instrs_nox);
+   VG_(dmsg)("cachegrind: distinct instrs Gen: %llu\n", instrs_gen);
    VG_(dmsg)("cachegrind: debug lookups      : %llu\n", lookups);
    VG_(dmsg)("cachegrind: with full      info:%6.1f%% (%llu)\n",
-             stat_full_debugs * 100.0 / div, stat_full_debugs);
+             cc.full_debugs * 100.0 / div, cc.full_debugs);
    VG_(dmsg)("cachegrind: with file/line info:%6.1f%% (%llu)\n",
-             stat_file_line_debugs * 100.0 / div, stat_file_line_debugs);
+             cc.file_line_debugs * 100.0 / div, cc.file_line_debugs);
    VG_(dmsg)("cachegrind: with fn name   info:%6.1f%% (%llu)\n",
-             stat_fn_debugs * 100.0 / div, stat_fn_debugs);
+             cc.fn_debugs * 100.0 / div, cc.fn_debugs);
    VG_(dmsg)("cachegrind: with zero      info:%6.1f%% (%llu)\n",
-             stat_no_debugs * 100.0 / div, stat_no_debugs);
-   VG_(dmsg)("cachegrind: string table size: %u\n", str_count);
-   VG_(dmsg)("cachegrind: CC table size: %u\n", cc_count);
-   VG_(dmsg)("cachegrind: InstrInfo table size: %u\n",
-             VG_(HT_count_nodes)(sb_table));
+             cc.no_debugs * 100.0 / div, cc.no_debugs);
+   VG_(dmsg)("cachegrind: string table size: %u\n", cc.strings);
+   VG_(dmsg)("cachegrind: CC table size: %u\n", cc.lines);
+   VG_(dmsg)("cachegrind: InstrInfo table size: %u\n", cg_sb_count());
 }

@@ -14,7 +14,7 @@ extern UInt stat_files_written, stat_fns_written, stat_lines_written;
 /* Keeps config (read-only) for the output to come. */
 void cg_output_init(const struct cg_config *config);
 
-Bool cg_write_profile_file(const HChar *path);
+Bool cg_write_profile_file(const HChar *path, const CgTotals *tot);
 void cg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs);
 void cg_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs,
                      SysRes res);
