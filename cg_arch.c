@@ -9,6 +9,7 @@
    byte: the upstream test filters match some of them literally. */
 
 #include "cg_arch.h"
+#include "cg_fmt.h"
 
 /* Per-architecture facts, indexed by enum cg_arch: the default caches used
    when auto-detection fails (upstream's, per architecture) and the number
@@ -95,20 +96,10 @@ static void cg_line_str(struct cg_line *l, const char *s)
 /* Appends n in decimal, with thousands separators if commas is set. */
 static void cg_line_u64(struct cg_line *l, uint64_t n, int commas)
 {
-   char rev[CG_FMT_COMMAS_SIZE], out[CG_FMT_COMMAS_SIZE];
-   int nrev = 0, nout = 0, digits = 0;
+   char buf[CG_FMT_U64_SIZE + 1];
 
-   do {
-      if (commas && digits > 0 && digits % 3 == 0)
-         rev[nrev++] = ',';
-      rev[nrev++] = (char)('0' + n % 10);
-      digits++;
-      n /= 10;
-   } while (n != 0);
-   while (nrev > 0)
-      out[nout++] = rev[--nrev];
-   out[nout] = '\0';
-   cg_line_str(l, out);
+   buf[CG_FMT_U64_SIZE] = '\0';
+   cg_line_str(l, cg_fmt_u64(buf + CG_FMT_U64_SIZE, n, commas));
 }
 
 /* Signed values (geometries are ints): a '-' then the magnitude. */
@@ -137,18 +128,6 @@ static void cg_say(enum cg_msg_level level, const char *text)
    cg_line_init(&l);
    cg_line_str(&l, text);
    cg_line_send(&l, level);
-}
-
-char *cg_arch_fmt_commas(char *buf, uint64_t n)
-{
-   struct cg_line l;
-   size_t i;
-
-   cg_line_init(&l);
-   cg_line_u64(&l, n, 1);
-   for (i = 0; i <= l.len; i++)
-      buf[i] = l.text[i];
-   return buf;
 }
 
 /* "  <name>: <size,> B, <assoc>-way, <line> B lines", the geometry line of

@@ -78,15 +78,6 @@ enum cg_cache_opt_status cg_arch_parse_cache_opt(const char *value,
    bits; those inputs get the set-count message here). */
 const char *cg_arch_check_cache(const struct cg_cache_config *c);
 
-/* ---- Numbers ------------------------------------------------------------- */
-
-/* Room for any uint64 with thousands separators, plus the terminator. */
-#define CG_FMT_COMMAS_SIZE 27
-
-/* Writes n in decimal with ',' between groups of three digits (the core's
-   "%,u") into buf, which has CG_FMT_COMMAS_SIZE bytes.  Returns buf. */
-char *cg_arch_fmt_commas(char *buf, uint64_t n);
-
 /* ---- Auto-detection and the whole configuration -------------------------- */
 
 /* The host's caches, as the core reports them (VexCacheInfo).  The tool

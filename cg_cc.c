@@ -36,20 +36,73 @@ void *cg_pool_alloc(SizeT bytes)
 }
 
 /*------------------------------------------------------------*/
+/*--- Chained hash tables                                  ---*/
+/*------------------------------------------------------------*/
+
+/* The string table and the line table are both this: chains of entries
+   that start with their chain link, a power-of-two number of chains,
+   doubled when the table holds as many entries as chains.  The lookups,
+   which compare keys of different types, stay with each table; this
+   piece finds a key's chain (growing the table first if it is full) and
+   links new entries.  The core's VgHashTable would need a UWord key in
+   every entry (8 bytes more per line cost centre on amd64, with the
+   triple key reduced to a hash) and a division per lookup. */
+typedef struct {
+   void **chains;
+   UInt size;                 /* a power of two, or 0 before the first use */
+   UInt count;
+   UInt first_size;
+   const HChar *cost_centre;
+   UInt (*hash_of)(const void *entry);   /* to rehash when growing */
+} CgChainTable;
+
+static void cg_chain_grow(CgChainTable *t)
+{
+   UInt new_size = t->size ? 2 * t->size : t->first_size;
+   void **chains = VG_(calloc)(t->cost_centre, new_size, sizeof *chains);
+   for (UInt i = 0; i < t->size; i++) {
+      void *e = t->chains[i], *next;
+      for (; e; e = next) {
+         UInt b = t->hash_of(e) & (new_size - 1);
+         next = *(void **)e;
+         *(void **)e = chains[b];
+         chains[b] = e;
+      }
+   }
+   if (t->chains)
+      VG_(free)(t->chains);
+   t->chains = chains;
+   t->size = new_size;
+}
+
+/* The chain where an entry whose hash is h is, or will be linked. */
+static void **cg_chain_of(CgChainTable *t, UInt h)
+{
+   if (t->count >= t->size)
+      cg_chain_grow(t);
+   return &t->chains[h & (t->size - 1)];
+}
+
+/* Links the new entry e at the head of chain (from cg_chain_of). */
+static void cg_chain_link(CgChainTable *t, void **chain, void *e)
+{
+   *(void **)e = *chain;
+   *chain = e;
+   t->count++;
+}
+
+/*------------------------------------------------------------*/
 /*--- Interned strings                                     ---*/
 /*------------------------------------------------------------*/
 
 /* File and function names, interned so that cost-centre keys compare by
-   pointer.  Key: the string; owner: this table; never freed. */
+   pointer.  Key: the string; owner: str_table (the storage is the
+   pool's); never freed. */
 typedef struct CgString {
    struct CgString *next;
    UInt hash;
    HChar s[0];
 } CgString;
-
-static CgString **str_table;
-static UInt str_table_size;   /* a power of two */
-static UInt str_count;
 
 static UInt cg_hash_string(const HChar *s)
 {
@@ -59,40 +112,28 @@ static UInt cg_hash_string(const HChar *s)
    return h;
 }
 
-static void cg_str_table_grow(void)
+static UInt cg_string_hash_of(const void *e)
 {
-   UInt new_size = str_table_size ? 2 * str_table_size : 1024;
-   CgString **t = VG_(calloc)("cg.main.strtab", new_size, sizeof *t);
-   for (UInt i = 0; i < str_table_size; i++) {
-      CgString *e = str_table[i], *next;
-      for (; e; e = next) {
-         next = e->next;
-         e->next = t[e->hash & (new_size - 1)];
-         t[e->hash & (new_size - 1)] = e;
-      }
-   }
-   if (str_table)
-      VG_(free)(str_table);
-   str_table = t;
-   str_table_size = new_size;
+   return ((const CgString *)e)->hash;
 }
+
+static CgChainTable str_table = {
+   .first_size = 1024, .cost_centre = "cg.main.strtab",
+   .hash_of = cg_string_hash_of,
+};
 
 static const HChar *cg_intern(const HChar *s)
 {
    UInt h = cg_hash_string(s);
-   if (str_count >= str_table_size)
-      cg_str_table_grow();
-   CgString **slot = &str_table[h & (str_table_size - 1)];
-   for (CgString *e = *slot; e; e = e->next)
+   void **chain = cg_chain_of(&str_table, h);
+   for (CgString *e = *chain; e; e = e->next)
       if (e->hash == h && VG_(strcmp)(e->s, s) == 0)
          return e->s;
    SizeT len = VG_(strlen)(s);
    CgString *e = cg_pool_alloc(sizeof *e + len + 1);
    e->hash = h;
    VG_(memcpy)(e->s, s, len + 1);
-   e->next = *slot;
-   *slot = e;
-   str_count++;
+   cg_chain_link(&str_table, chain, e);
    return e->s;
 }
 
@@ -178,12 +219,6 @@ ULong *cg_counter(CgLineCC *cc, CgColumnId col)
    return &cc->c[cg_layout.slot[col]];
 }
 
-/* The line table.  Key: (file, fn, line); owner of the line cost centres
-   (which the pool holds); never freed. */
-static CgLineCC **cc_table;
-static UInt cc_table_size;     /* a power of two */
-static UInt cc_count;
-
 static UInt cg_hash_loc(const HChar *file, const HChar *fn, Int line)
 {
    UWord h = (UWord)file * 0x9E3779B1u;
@@ -192,32 +227,23 @@ static UInt cg_hash_loc(const HChar *file, const HChar *fn, Int line)
    return (UInt)(h ^ (h >> 15));
 }
 
-static void cg_cc_table_grow(void)
+static UInt cg_line_hash_of(const void *e)
 {
-   UInt new_size = cc_table_size ? 2 * cc_table_size : 4096;
-   CgLineCC **t = VG_(calloc)("cg.main.cctab", new_size, sizeof *t);
-   for (UInt i = 0; i < cc_table_size; i++) {
-      CgLineCC *cc = cc_table[i], *next;
-      for (; cc; cc = next) {
-         UInt b = cg_hash_loc(cc->file, cc->fn, cc->line) & (new_size - 1);
-         next = cc->next;
-         cc->next = t[b];
-         t[b] = cc;
-      }
-   }
-   if (cc_table)
-      VG_(free)(cc_table);
-   cc_table = t;
-   cc_table_size = new_size;
+   const CgLineCC *cc = e;
+   return cg_hash_loc(cc->file, cc->fn, cc->line);
 }
+
+/* The line table.  Key: (file, fn, line); owner of the line cost centres
+   (whose storage is the pool's); never freed. */
+static CgChainTable cc_table = {
+   .first_size = 4096, .cost_centre = "cg.main.cctab",
+   .hash_of = cg_line_hash_of,
+};
 
 static CgLineCC *cg_lookup_cc(const HChar *file, const HChar *fn, Int line)
 {
-   if (cc_count >= cc_table_size)
-      cg_cc_table_grow();
-   CgLineCC **slot =
-      &cc_table[cg_hash_loc(file, fn, line) & (cc_table_size - 1)];
-   for (CgLineCC *cc = *slot; cc; cc = cc->next)
+   void **chain = cg_chain_of(&cc_table, cg_hash_loc(file, fn, line));
+   for (CgLineCC *cc = *chain; cc; cc = cc->next)
       if (cc->file == file && cc->fn == fn && cc->line == line)
          return cc;
    CgLineCC *cc = cg_pool_alloc(sizeof *cc
@@ -225,9 +251,7 @@ static CgLineCC *cg_lookup_cc(const HChar *file, const HChar *fn, Int line)
    cc->file = file;
    cc->fn = fn;
    cc->line = line;
-   cc->next = *slot;
-   *slot = cc;
-   cc_count++;
+   cg_chain_link(&cc_table, chain, cc);
    return cc;
 }
 
@@ -284,12 +308,13 @@ CgLineCC *cg_get_lineCC(Addr addr)
 
 CgLineCC **cg_cc_all_lines(void)
 {
-   CgLineCC **v = VG_(malloc)("cg.main.sorted", (cc_count + 1) * sizeof *v);
+   CgLineCC **v = VG_(malloc)("cg.main.sorted",
+                              (cc_table.count + 1) * sizeof *v);
    UInt n = 0;
-   for (UInt b = 0; b < cc_table_size; b++)
-      for (CgLineCC *cc = cc_table[b]; cc; cc = cc->next)
+   for (UInt b = 0; b < cc_table.size; b++)
+      for (CgLineCC *cc = cc_table.chains[b]; cc; cc = cc->next)
          v[n++] = cc;
-   tl_assert(n == cc_count);
+   tl_assert(n == cc_table.count);
    return v;
 }
 
@@ -299,8 +324,8 @@ void cg_cc_totals(CgTotals *t)
 
    for (CgColumnId c = 0; c < N_COLUMNS; c++)
       t->v[c] = 0;
-   for (UInt b = 0; b < cc_table_size; b++)
-      for (const CgLineCC *cc = cc_table[b]; cc; cc = cc->next)
+   for (UInt b = 0; b < cc_table.size; b++)
+      for (const CgLineCC *cc = cc_table.chains[b]; cc; cc = cc->next)
          for (CgColumnId c = 0; c < N_COLUMNS; c++)
             if (l->slot[c] >= 0)
                t->v[c] += cc->c[l->slot[c]];
@@ -310,7 +335,7 @@ struct cg_cc_stats cg_cc_stats(void)
 {
    struct cg_cc_stats s = {
       stat_full_debugs, stat_file_line_debugs, stat_fn_debugs,
-      stat_no_debugs, str_count, cc_count
+      stat_no_debugs, str_table.count, cc_table.count
    };
    return s;
 }

@@ -20,6 +20,7 @@
 #include "cg_cc.h"
 #include "cg_config.h"
 #include "cg_instrument.h"
+#include "cg_fmt.h"
 #include "cg_output.h"
 #include "cg_sims.h"
 
@@ -70,13 +71,9 @@ static void cg_out_str(CgOut *o, const HChar *s)
 
 static void cg_out_u64(CgOut *o, ULong v)
 {
-   HChar tmp[24];
-   Int i = sizeof tmp;
-   do {
-      tmp[--i] = (HChar)('0' + v % 10);
-      v /= 10;
-   } while (v);
-   cg_out_bytes(o, tmp + i, (Int)sizeof tmp - i);
+   HChar tmp[CG_FMT_U64_SIZE];
+   HChar *s = cg_fmt_u64(tmp + sizeof tmp, v, 0);
+   cg_out_bytes(o, s, (Int)(tmp + sizeof tmp - s));
 }
 
 static void cg_out_line_number(CgOut *o, Int line)

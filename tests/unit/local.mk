@@ -22,7 +22,7 @@ tests_unit_test_sim_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_sim_CFLAGS = $(UNIT_CFLAGS)
 
 tests_unit_test_arch_SOURCES = tests/unit/test_arch.c tests/unit/unit_check.h \
-	cg_arch.c cg_arch.h cg_sim.h cg_host.h
+	cg_arch.c cg_arch.h cg_sim.h cg_host.h cg_fmt.h
 tests_unit_test_arch_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_arch_CFLAGS = $(UNIT_CFLAGS)
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "cg_arch.h"
+#include "cg_fmt.h"
 #include "unit_check.h"
 
 /* ---- The host's message function (cg_host.h): recorded ------------------------ */
@@ -305,22 +306,31 @@ static void test_check_rules(void)
 
 /* ---- Number formatting -------------------------------------------------------- */
 
+/* cg_fmt_u64 (cg_fmt.h), which cg_arch's messages use, as a string. */
+static const char *fmt_commas(char *buf, uint64_t n)
+{
+   buf[CG_FMT_U64_SIZE] = '\0';
+   return cg_fmt_u64(buf + CG_FMT_U64_SIZE, n, 1);
+}
+
 static void test_fmt_commas(void)
 {
-   char buf[CG_FMT_COMMAS_SIZE];
+   char buf[CG_FMT_U64_SIZE + 1];
 
-   CHECK_STR(cg_arch_fmt_commas(buf, 0), "0");
-   CHECK_STR(cg_arch_fmt_commas(buf, 7), "7");
-   CHECK_STR(cg_arch_fmt_commas(buf, 999), "999");
-   CHECK_STR(cg_arch_fmt_commas(buf, 1000), "1,000");
-   CHECK_STR(cg_arch_fmt_commas(buf, 65536), "65,536");
-   CHECK_STR(cg_arch_fmt_commas(buf, 999999), "999,999");
-   CHECK_STR(cg_arch_fmt_commas(buf, 1000000), "1,000,000");
-   CHECK_STR(cg_arch_fmt_commas(buf, 503316480), "503,316,480");
-   CHECK_STR(cg_arch_fmt_commas(buf, 4294967295u), "4,294,967,295");
-   CHECK_STR(cg_arch_fmt_commas(buf, UINT64_MAX),
+   CHECK_STR(fmt_commas(buf, 0), "0");
+   CHECK_STR(fmt_commas(buf, 7), "7");
+   CHECK_STR(fmt_commas(buf, 999), "999");
+   CHECK_STR(fmt_commas(buf, 1000), "1,000");
+   CHECK_STR(fmt_commas(buf, 65536), "65,536");
+   CHECK_STR(fmt_commas(buf, 999999), "999,999");
+   CHECK_STR(fmt_commas(buf, 1000000), "1,000,000");
+   CHECK_STR(fmt_commas(buf, 503316480), "503,316,480");
+   CHECK_STR(fmt_commas(buf, 4294967295u), "4,294,967,295");
+   CHECK_STR(fmt_commas(buf, UINT64_MAX),
              "18,446,744,073,709,551,615");
-   CHECK(cg_arch_fmt_commas(buf, 1) == buf);
+   CHECK(fmt_commas(buf, UINT64_MAX) == buf);
+   buf[CG_FMT_U64_SIZE] = '\0';
+   CHECK_STR(cg_fmt_u64(buf + CG_FMT_U64_SIZE, 12345678, 0), "12345678");
 }
 
 /* ---- LL adjustment ---------------------------------------------------------------- */
