@@ -5,8 +5,6 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_mallocfree.h"
-#include "pub_tool_hashtable.h"
-#include "pub_tool_tooliface.h"
 
 #include "cg_blocks.h"
 #include "cg_cc.h"

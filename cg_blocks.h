@@ -1,6 +1,14 @@
 /* cg_blocks.h -- the records of each translated superblock: layout, storage, folding.
    Copyright (C) 2026 the cachegrind-ng developers.
-   SPDX-License-Identifier: GPL-2.0-or-later */
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   Notes
+   -----
+   Lifetime.  A superblock's records (CgSBInfo) live as long as its
+   translation: they are folded when the core discards the translation,
+   and their storage goes to a free list by size for the next block's
+   records.  The line cost centres they point to, and the interned names
+   of those (cg_cc.h), live until exit. */
 
 #ifndef CG_BLOCKS_H
 #define CG_BLOCKS_H

@@ -1,14 +1,54 @@
 /* cg_instrument.c -- the instrumentation pass: events, flushes, the records of a superblock.
    Copyright (C) 2026 the cachegrind-ng developers.
-   SPDX-License-Identifier: GPL-2.0-or-later */
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   Notes
+   -----
+   Counting model.  For every guest instruction the tool keeps a line cost
+   centre (file, function, line) found from the debug info when the code is
+   instrumented.  Events (instruction fetches, data accesses, branches) are
+   queued while a superblock is instrumented and flushed exactly where the
+   reference Cachegrind flushes them (a full queue of 16, every side exit, a
+   load-linked, a guarded access, the end of the block).  Where a flush
+   happens matters: if a guest instruction faults in the middle of a block,
+   the events queued since the last flush are lost, in the reference and
+   here alike.
+
+   What a flush emits differs from the reference.  The events of one flush
+   form a *group*; every event of a group happens exactly once each time the
+   group's code runs.  So a group needs one execution counter, incremented
+   inline, and the per-line counts (Ir, Dr, Dw, Bc, Bi) are recovered later
+   by folding: each event adds the group's count to its line's counter.
+   Folding happens when a translation is discarded, before a profile is
+   written, and at exit.  Only what depends on run-time values (cache and
+   branch simulation, guarded accesses) needs a helper call.
+
+   Simulation.  A fetch in the same line as the previous fetch of the block
+   hits the most recently used way and changes nothing: it is not
+   simulated, and an instruction that starts in that line and ends in the
+   next is simulated as a reference to the next line alone.  Other fetches
+   and data accesses are tested inline for that same case, and the helper
+   is called only when the test fails (and then, on AVX2 hosts, goes
+   straight to the vector code, which is right for a way-0 hit too).  A branch
+   always ends its group, and its helper (always called: the predictors
+   change on every branch) also counts the group's runs.  Helpers run in
+   program order at the flush point, so the simulated caches see exactly
+   the reference's sequence of accesses.  In a helper, a reference that
+   misses way 0 moves its set with vector code where the host has AVX2
+   (cg_sim.h), without the unpredictable branch of a scan; on such hosts
+   the fetch and data helpers are themselves compiled for AVX2 with that
+   code inline, and keep their rare paths (L1 misses, two-line accesses)
+   out of line, so that the common path makes no call and saves no
+   registers.  On amd64 a data access's call passes only the address: a
+   small stub per (line counter, helper) supplies the counter
+   (cg_stubs.c).
+   docs/performance.md tells what each of these choices gains, and what was
+   tried and dropped. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
-#include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
-#include "pub_tool_hashtable.h"
-#include "pub_tool_tooliface.h"
 
 #include "cg_blocks.h"
 #include "cg_cc.h"
@@ -41,7 +81,8 @@ typedef struct {
    CgEventKind kind;
    const CgInstr *inode;
    Int size;          /* data events: bytes accessed */
-   IRAtom *atom;      /* data address; Bc: 1 if taken (host word); Bi: target */
+   IRAtom *atom;      /* data address; Bc: 1 if taken (host word);
+                         Bi: target */
 } CgEvent;
 
 /* A growable array of words used while one superblock is instrumented;
@@ -91,7 +132,8 @@ static void cg_scratch_push(CgScratch *s, UWord v)
 /* The options; set by cg_instrument_init. */
 static const struct cg_config *cfg;
 
-static CgState cgs_static;      /* reused; the core instruments one SB at a time */
+/* Reused: the core instruments one superblock at a time. */
+static CgState cgs_static;
 
 /* Statistics (--stats=yes). */
 static ULong stat_instrs_nox, stat_instrs_gen;
@@ -175,7 +217,8 @@ static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
    most recently used way of D1. */
 static void cg_emit_data_access(CgState *cgs, const CgEvent *ev)
 {
-   IRAtom *guard = cg_emit_maybe_miss(&cgs->ir, &cg_sims.D1, ev->atom, ev->size);
+   IRAtom *guard = cg_emit_maybe_miss(&cgs->ir, &cg_sims.D1, ev->atom,
+                                      ev->size);
    ULong *misses = cg_counter(ev->inode->cc,
                               ev->kind == EV_DW ? COL_D1MW : COL_D1MR);
    for (UInt i = 0; i < sizeof cg_data_helper_sizes
@@ -186,7 +229,8 @@ static void cg_emit_data_access(CgState *cgs, const CgEvent *ev)
             cg_emit_call(&cgs->ir, cg_data_helper_names[i], stub, 1,
                          mkIRExprVec_1(ev->atom), guard);
          else
-            cg_emit_call(&cgs->ir, cg_data_helper_names[i], cg_sims.helpers_D1->data[i],
+            cg_emit_call(&cgs->ir, cg_data_helper_names[i],
+                         cg_sims.helpers_D1->data[i],
                          2, mkIRExprVec_2(ev->atom, cg_ptr(&cgs->ir, misses)),
                          guard);
          return;
@@ -237,7 +281,7 @@ static void cg_flush_events(CgState *cgs)
    }
    /* A branch, always the group's last event, counted the runs. */
    if (!counted)
-   cg_emit_group_count(cgs);
+      cg_emit_group_count(cgs);
    cg_scratch_push(&cgs->group_sizes, (UWord)cgs->events_used);
    cgs->events_used = 0;
 }
@@ -397,8 +441,8 @@ static void cg_do_Dirty(CgState *cgs, const CgInstr *inode, const IRDirty *d)
       cg_add_event_Dw(cgs, inode, size, d->mAddr);
 }
 
-static void cg_do_CAS(CgState *cgs, const CgInstr *inode, const IRTypeEnv *tyenv,
-                      const IRCAS *cas)
+static void cg_do_CAS(CgState *cgs, const CgInstr *inode,
+                      const IRTypeEnv *tyenv, const IRCAS *cas)
 {
    tl_assert(cas->addr != NULL && cas->dataLo != NULL);
    Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
@@ -409,8 +453,8 @@ static void cg_do_CAS(CgState *cgs, const CgInstr *inode, const IRTypeEnv *tyenv
    cg_add_event_Dw(cgs, inode, size, cas->addr);
 }
 
-static void cg_do_LLSC(CgState *cgs, const CgInstr *inode, const IRTypeEnv *tyenv,
-                       const IRStmt *st)
+static void cg_do_LLSC(CgState *cgs, const CgInstr *inode,
+                       const IRTypeEnv *tyenv, const IRStmt *st)
 {
    if (st->Ist.LLSC.storedata == NULL) {
       IRType ty = typeOfIRTemp(tyenv, st->Ist.LLSC.result);
@@ -519,7 +563,8 @@ static void cg_do_stmt(CgState *cgs, const IRTypeEnv *tyenv, IRStmt *st,
 
 /* The block's final jump: an indirect branch when its target is computed
    and it is not a return (returns are assumed perfectly predicted). */
-static void cg_do_block_end(CgState *cgs, const IRSB *sb_in, const CgInstr *inode)
+static void cg_do_block_end(CgState *cgs, const IRSB *sb_in,
+                            const CgInstr *inode)
 {
    if (sb_in->jumpkind != Ijk_Boring && sb_in->jumpkind != Ijk_Call)
       return;
@@ -600,11 +645,34 @@ static void cg_finish_sb(CgState *cgs, Addr key)
    cg_sb_insert(sbi);
 }
 
+/* Empties the state for a superblock of n_instrs instructions, whose
+   instrumented version is being built in sb_out. */
+static void cg_start_sb(CgState *cgs, IRSB *sb_out, IRType hword_ty,
+                        UInt n_instrs)
+{
+   if (n_instrs > cgs->instrs_size) {
+      cgs->instrs_size = n_instrs + 64;
+      cgs->instrs = VG_(realloc)("cg.main.instrs", cgs->instrs,
+                                 cgs->instrs_size * sizeof(CgInstr));
+   }
+   cgs->ir.sb_out = sb_out;
+   cgs->ir.hword_ty = hword_ty;
+   cgs->n_instrs = n_instrs;
+   cgs->instr_i = 0;
+   cgs->events_used = 0;
+   cgs->have_last_iblock = False;
+   cgs->ccs.used = 0;
+   cgs->sims.used = 0;
+   cgs->fixups.used = 0;
+   cgs->group_sizes.used = 0;
+   cgs->fold_codes.used = 0;
+}
+
 IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
-                           const VexGuestLayout *layout,
-                           const VexGuestExtents *vge,
-                           const VexArchInfo *archinfo_host,
-                           IRType gWordTy, IRType hWordTy)
+                    const VexGuestLayout *layout,
+                    const VexGuestExtents *vge,
+                    const VexArchInfo *archinfo_host,
+                    IRType gWordTy, IRType hWordTy)
 {
    if (gWordTy != hWordTy)
       VG_(tool_panic)("host/guest word size mismatch");
@@ -623,22 +691,7 @@ IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
          n_instrs++;
 
    tl_assert(closure->readdr == vge->base[0]);
-   if (n_instrs > cgs->instrs_size) {
-      cgs->instrs_size = n_instrs + 64;
-      cgs->instrs = VG_(realloc)("cg.main.instrs", cgs->instrs,
-                                 cgs->instrs_size * sizeof(CgInstr));
-   }
-   cgs->ir.sb_out = sb_out;
-   cgs->ir.hword_ty = hWordTy;
-   cgs->n_instrs = n_instrs;
-   cgs->instr_i = 0;
-   cgs->events_used = 0;
-   cgs->have_last_iblock = False;
-   cgs->ccs.used = 0;
-   cgs->sims.used = 0;
-   cgs->fixups.used = 0;
-   cgs->group_sizes.used = 0;
-   cgs->fold_codes.used = 0;
+   cg_start_sb(cgs, sb_out, hWordTy, n_instrs);
 
    const CgInstr *inode = NULL;
    for (; i < sb_in->stmts_used; i++) {

@@ -4,7 +4,6 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_machine.h"
-#include "pub_tool_tooliface.h"
 
 #include "cg_irgen.h"
 #include "cg_sim.h"

@@ -1,89 +1,53 @@
-/* cg_main.c -- Cachegrind tool glue: options, instrumentation, cost centres, output.
+/* cg_main.c -- the Cachegrind tool: registration, options, wiring, client requests, fini.
    Copyright (C) 2026 the cachegrind-ng developers.
    SPDX-License-Identifier: GPL-2.0-or-later
 
    Notes
    -----
-   Counting model.  For every guest instruction the tool keeps a line cost
-   centre (file, function, line) found from the debug info when the code is
-   instrumented.  Events (instruction fetches, data accesses, branches) are
-   queued while a superblock is instrumented and flushed exactly where the
-   reference Cachegrind flushes them (a full queue of 16, every side exit, a
-   load-linked, a guarded access, the end of the block).  Where a flush
-   happens matters: if a guest instruction faults in the middle of a block,
-   the events queued since the last flush are lost, in the reference and
-   here alike.
+   This file is the tool's glue: its registration with the core
+   (details_*, needs_*), the options (filled into one struct cg_config and
+   handed read-only to the components), the start-up wiring, the
+   instrumentation switch of the client requests, the host functions of
+   the plain-C modules (cg_host.h), the syscall hooks around exec, and
+   fini.  The work is done by the components, each with a small header:
 
-   What a flush emits differs from the reference.  The events of one flush
-   form a *group*; every event of a group happens exactly once each time the
-   group's code runs.  So a group needs one execution counter, incremented
-   inline, and the per-line counts (Ir, Dr, Dw, Bc, Bi) are recovered later
-   by folding: each event adds the group's count to its line's counter.
-   Folding happens when a translation is discarded, before a profile is
-   written, and at exit.  Only what depends on run-time values (cache and
-   branch simulation, guarded accesses) needs a helper call.
+      cg_cc        the pool, interned names, the counter layout, line
+                   cost centres, totals
+      cg_blocks    the records of each translated superblock: storage,
+                   the table by guest address, folding
+      cg_instrument  the instrumentation pass: events, groups, flushes
+      cg_irgen     IR emission, and the inline way-0 tests
+      cg_sims      the simulation state, its set-up and the run-time
+                   helpers (cg_sims_avx2.c: the AVX2 helper variants)
+      cg_stubs     the amd64 data-access stubs
+      cg_output    the profile writer, pre-exec profiles, the summary and
+                   --stats
+      cg_sim, cg_branchpred, cg_arch
+                   the plain-C cache model, predictors and cache
+                   configuration, shared with the unit tests
 
-   Simulation.  A fetch in the same line as the previous fetch of the block
-   hits the most recently used way and changes nothing: it is not
-   simulated, and an instruction that starts in that line and ends in the
-   next is simulated as a reference to the next line alone.  Other fetches
-   and data accesses are tested inline for that same case, and the helper
-   is called only when the test fails (and then goes straight to the
-   vector code below, which is right for a way-0 hit too).  A branch
-   always ends its group, and its helper (always called: the predictors
-   change on every branch) also counts the group's runs.  Helpers run in
-   program order at the flush point, so the simulated caches see exactly
-   the reference's sequence of accesses.  In a helper, a reference that
-   misses way 0 moves its set with vector code where the host has AVX2
-   (cg_sim.c), without the unpredictable branch of a scan; on such hosts
-   the fetch and data helpers are themselves compiled for AVX2 with that
-   code inline, and keep their rare paths (L1 misses, two-line accesses)
-   out of line, so that the common path makes no call and saves no
-   registers.  On amd64 a data access's call passes only the address: a
-   small stub per (line counter, helper) supplies the counter (see
-   cg_data_stub).
-   docs/performance.md tells what each of these choices gains, and what was
-   tried and dropped.
-
-   Memory.  Line cost centres and interned strings live until exit.  A
-   superblock's records (CgSBInfo) live as long as its translation: they are
-   folded when the core discards the translation, and their storage goes
-   to a free list by size for the next block's records. */
+   docs/design.md describes how they fit together, who owns what, and the
+   path of one count from an IR statement to a line of the output file. */
 
 #include "pub_tool_basics.h"
-#include "pub_tool_aspacemgr.h"
-#include "pub_tool_vki.h"
-#include "pub_tool_vkiscnums.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_vkiscnums.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcassert.h"
-#include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
-#include "pub_tool_libcproc.h"
-#include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
-#include "pub_tool_debuginfo.h"
-#include "pub_tool_clientstate.h"
 #include "pub_tool_transtab.h"
-#include "pub_tool_xarray.h"
-#include "pub_tool_hashtable.h"
 
 #include "cachegrind.h"
 #include "cg_arch.h"
-#include "cg_host.h"
-#include "cg_branchpred.h"
-#include "cg_sim.h"
-#include "cg_config.h"
-#include "cg_cc.h"
-#include "cg_sims.h"
 #include "cg_blocks.h"
-#include "cg_stubs.h"
-#include "cg_output.h"
+#include "cg_cc.h"
+#include "cg_config.h"
+#include "cg_host.h"
 #include "cg_instrument.h"
-
-/* Set to 1 to trace instrumentation decisions on the log. */
-#define CG_DEBUG 0
+#include "cg_output.h"
+#include "cg_sims.h"
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
@@ -241,6 +205,33 @@ static Bool cg_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
                    (ULong)args[0]);
       return False;
    }
+}
+
+/*------------------------------------------------------------*/
+/*--- Around exec                                          ---*/
+/*------------------------------------------------------------*/
+
+static Bool cg_is_exec_syscall(UInt sysno)
+{
+#if defined(__NR_execveat)
+   if (sysno == __NR_execveat)
+      return True;
+#endif
+   return sysno == __NR_execve;
+}
+
+static void cg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+   if (cg_is_exec_syscall(sysno))
+      cg_write_pre_exec_profile();
+}
+
+/* Only reached after an exec when the exec failed. */
+static void cg_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs,
+                            SysRes res)
+{
+   if (cg_is_exec_syscall(sysno))
+      cg_remove_pre_exec_profile();
 }
 
 /*------------------------------------------------------------*/

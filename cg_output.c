@@ -3,10 +3,7 @@
    SPDX-License-Identifier: GPL-2.0-or-later */
 
 #include "pub_tool_basics.h"
-#include "pub_tool_vki.h"
-#include "pub_tool_vkiscnums.h"
 #include "pub_tool_libcbase.h"
-#include "pub_tool_libcassert.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
@@ -14,7 +11,6 @@
 #include "pub_tool_options.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_xarray.h"
-#include "pub_tool_hashtable.h"
 
 #include "cg_blocks.h"
 #include "cg_cc.h"
@@ -97,7 +93,8 @@ void cg_output_init(const struct cg_config *config)
 /* The desc: line of a simulated cache, as the reference writes it:
    "desc: I1 cache:         65536 B, 64 B, 2-way associative" (or
    "direct-mapped" for one way). */
-static void cg_write_desc(CgOut *o, const HChar *name, const struct cg_cache *c)
+static void cg_write_desc(CgOut *o, const HChar *name,
+                          const struct cg_cache *c)
 {
    cg_out_str(o, "desc: ");
    cg_out_str(o, name);
@@ -351,18 +348,9 @@ static Bool cg_out_file_expandable(void)
    return True;
 }
 
-static Bool cg_is_exec_syscall(UInt sysno)
+void cg_write_pre_exec_profile(void)
 {
-#if defined(__NR_execveat)
-   if (sysno == __NR_execveat)
-      return True;
-#endif
-   return sysno == __NR_execve;
-}
-
-void cg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
-{
-   if (!cg_is_exec_syscall(sysno) || !cg_out_file_expandable())
+   if (!cg_out_file_expandable())
       return;
    CgTotals tot;
    cg_fold_all();
@@ -383,12 +371,10 @@ void cg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
    }
 }
 
-void cg_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs,
-                            SysRes res)
+void cg_remove_pre_exec_profile(void)
 {
-   if (!cg_is_exec_syscall(sysno) || pre_exec_path == NULL)
+   if (pre_exec_path == NULL)
       return;
-   /* Only reached when the exec failed: this image goes on. */
    VG_(unlink)(pre_exec_path);
    VG_(free)(pre_exec_path);
    pre_exec_path = NULL;

@@ -15,9 +15,16 @@ extern UInt stat_files_written, stat_fns_written, stat_lines_written;
 void cg_output_init(const struct cg_config *config);
 
 Bool cg_write_profile_file(const HChar *path, const CgTotals *tot);
-void cg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs);
-void cg_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs,
-                     SysRes res);
+/* The reference loses the profile of a process image that calls exec;
+   this tool writes it just before the exec, to
+   "<output file>.pre-exec.<N>" (the first N = 1, 2, ... not taken), after
+   folding.  Nothing is written if the output file name would not expand
+   without an error (the error is then reported at exit, as usual). */
+void cg_write_pre_exec_profile(void);
+
+/* The exec failed, and this image goes on: removes the pre-exec profile
+   written for it, if any. */
+void cg_remove_pre_exec_profile(void);
 void cg_print_summary(const CgTotals *t);
 void cg_print_stats(void);
 

@@ -8,11 +8,9 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcassert.h"
-#include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
-#include "pub_tool_libcproc.h"
 
 #include "cg_arch.h"
 #include "cg_branchpred.h"
@@ -180,7 +178,8 @@ static enum cg_arch cg_guest_arch(void)
 static uintptr_t static_tags_I1[CG_STATIC_TAG_WORDS];
 static uintptr_t static_tags_D1[CG_STATIC_TAG_WORDS];
 
-static void cg_init_cache(struct cg_cache *c, const struct cg_cache_config *cfg,
+static void cg_init_cache(struct cg_cache *c,
+                          const struct cg_cache_config *cfg,
                           uintptr_t *static_tags, const HChar *cost_centre)
 {
    SizeT bytes = cg_cache_tag_bytes(cfg);
@@ -217,8 +216,8 @@ static const struct cg_helper_set *cg_helpers_for(const struct cg_cache *c)
    return &cg_helpers_scalar;
 }
 
-/* Configures and creates the three caches (spec 7): auto-detection from the
-   core's host information, defaults, options, validation. */
+/* Configures and creates the three caches: auto-detection from the core's
+   host information, defaults, options, validation (cg_arch_configure). */
 static void cg_configure_caches(const struct cg_config *cfg)
 {
    VexArch arch;

@@ -28,7 +28,10 @@
 #define CG_STUB_MISSES_AT 2     /* where the stub's two immediates are */
 #define CG_STUB_HELPER_AT 12
 
-/* The stubs, found by their code: open addressing, at most half full. */
+/* The stubs, found by their code: open addressing, at most half full.
+   Unlike the chained tables of cg_cc.c, an entry here is only a pointer:
+   the key (counter, helper) is read back from the stub's immediates, so
+   the table costs no memory per stub beyond its slot. */
 static UChar **stub_slots;
 static UInt stub_slots_size;    /* a power of two, or 0 */
 static UInt stub_count;
