@@ -122,6 +122,8 @@ CG_SCALAR_DATA_HELPER(8)
 CG_SCALAR_DATA_HELPER(16)
 CG_SCALAR_DATA_HELPER(32)
 
+/* Read-only tables (never freed): the sizes with a helper of their own,
+   the names the emitted calls show in IR dumps, and the scalar variant. */
 const Int cg_data_helper_sizes[CG_N_DATA_SIZES] = { 1, 2, 4, 8, 16, 32 };
 const HChar *const cg_data_helper_names[CG_N_DATA_SIZES] = {
    "cg_h_data1", "cg_h_data2", "cg_h_data4", "cg_h_data8", "cg_h_data16",

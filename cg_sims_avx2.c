@@ -89,6 +89,7 @@ CG_AVX2_VARIANT(2)
 CG_AVX2_VARIANT(3)
 CG_AVX2_VARIANT(4)
 
+/* Read-only, indexed by the number of groups of four ways (cg_sims.h). */
 const struct cg_helper_set cg_helpers_avx2[5] = {
    { 0, 0, { 0 } },
    CG_AVX2_SET(1),
