@@ -5,7 +5,8 @@
 # The user manual (docs/manual/) is installed flat in $(docdir), its examples
 # in $(docdir)/examples, so that the manual's relative links work both in the
 # source tree and installed.  The developer notes (companions.md, testing.md,
-# performance.md) are shipped by the folders they describe, not installed.
+# performance.md, design.md) are shipped by the folders they describe, not
+# installed.
 
 dist_doc_DATA += \
 	docs/manual/manual.md \
