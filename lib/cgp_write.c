@@ -259,7 +259,7 @@ int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
 /* ------------------------------------------------------------------------ */
 
 /* The contract these functions keep, shared with the tool's writer, is in
- * docs/design-companions.md ("Writing an output file"); tests/outfile.test
+ * docs/design.md ("Writing an output file"); tests/outfile.test
  * checks it. */
 
 /*

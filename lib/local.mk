@@ -44,4 +44,4 @@ tests_unit_test_lib_read_CFLAGS = $(HOST_WARN_CFLAGS)
 tests_unit_test_lib_read_LDADD = lib/libcgp.a $(PCRE2_LIBS) -lm
 
 # The companions' documentation (design, decisions, benchmark figures).
-EXTRA_DIST += docs/companions.md docs/design-companions.md
+EXTRA_DIST += docs/companions.md

@@ -21,7 +21,7 @@ check-no-tool:
 EXTRA_DIST += tests/no-tool-check
 
 # Writing an output file: the tool and cg_merge -o in the same situations,
-# against one contract (docs/design-companions.md); without the tool, the
+# against one contract (docs/design.md); without the tool, the
 # cg_merge half.
 TESTS += tests/outfile.test
 EXTRA_DIST += tests/outfile.test
