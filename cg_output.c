@@ -12,6 +12,8 @@
 #include "pub_tool_options.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_xarray.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 
 #include "cg_blocks.h"
 #include "cg_cc.h"
@@ -348,44 +350,118 @@ static void cg_report_lost(const HChar *head, const HChar *path,
    VG_(umsg)("       ... so detailed results will be missing.\n");
 }
 
-/* Writes the profile to path so that it is complete or absent: into a
-   new temporary file beside the file path names (symbolic links followed,
-   as upstream follows them), renamed over it at the end; devices and
-   FIFOs are written in place.  Returns False (and prints why) if that
-   failed. */
+/* The core's system call (pub_core_syscall.h), for the calls the tool
+   headers have no function for (fchmod, fsync, access, and a rename that
+   says why it failed).  Not among the tool headers, but in the core
+   library every tool is linked with; 3.19's takes eight arguments. */
+extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3,
+                              UWord a4, UWord a5, UWord a6, UWord a7,
+                              UWord a8);
+
+/* access(2)'s W_OK (<unistd.h>), which vki does not define. */
+#define CG_W_OK 2
+
+static SysRes cg_syscall2(UWord sysno, UWord a1, UWord a2)
+{
+   return VG_(do_syscall)(sysno, a1, a2, 0, 0, 0, 0, 0, 0);
+}
+
+/* An existing regular file that no temporary file can be created beside
+   (err: why not) is rewritten in place, not atomically, if this process
+   may write it: the profile is not lost where upstream, which writes in
+   place always, would have written it.  It is truncated at the open: the
+   whole profile is in memory, so a failure can only leave a clean prefix
+   of it, never a mixture with the old contents.  Returns the open's
+   result, or err itself when the fallback does not apply. */
+static SysRes cg_open_in_place(const HChar *file, const HChar *path,
+                               SysRes err)
+{
+   struct vg_stat st;
+   UWord e = sr_Err(err);
+
+   if ((e != VKI_EACCES && e != VKI_EROFS && e != VKI_EPERM)
+       || sr_isError(VG_(stat)(file, &st)) || !VKI_S_ISREG(st.mode)
+       || sr_isError(cg_syscall2(__NR_access, (UWord)file, CG_W_OK)))
+      return err;
+   SysRes sres = VG_(open)(file, VKI_O_WRONLY | VKI_O_TRUNC, 0);
+   if (!sr_isError(sres)) {
+      HChar *dir = VG_(strdup)("cg.main.dir", VG_(dirname)(file));
+      VG_(umsg)("warning: cannot create a temporary file in '%s': %s; "
+                "writing '%s' in place, not atomically\n",
+                dir, VG_(strerror)(e), path);
+      VG_(free)(dir);
+   }
+   return sres;
+}
+
+/* Opens where the profile for path goes (file: path with its links
+   resolved): a device or FIFO in place; otherwise a new temporary file
+   (*tmp, which the caller frees) that takes the mode of the file it will
+   replace, or, where none can be made, the file itself in place
+   (cg_open_in_place). */
+static SysRes cg_open_output(const HChar *file, const HChar *path,
+                             HChar **tmp)
+{
+   struct vg_stat st;
+
+   if (cg_is_special_file(file))
+      return VG_(open)(file, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
+                       VKI_S_IRUSR | VKI_S_IWUSR);
+   Bool exists = !sr_isError(VG_(stat)(file, &st));
+   SysRes sres = cg_create_temp(file, tmp);
+   if (sr_isError(sres)) {
+      VG_(free)(*tmp);
+      *tmp = NULL;
+      return cg_open_in_place(file, path, sres);
+   }
+   /* A replaced file keeps its mode, as it would if written in place. */
+   if (exists)
+      cg_syscall2(__NR_fchmod, sr_Res(sres), st.mode & 07777);
+   return sres;
+}
+
+/* Makes the written temporary file tmp (open on fd) the file: synced, so
+   that a crash right after the rename cannot leave an empty file, then
+   renamed.  0, or the errno of the failure. */
+static UWord cg_commit_output(Int fd, const HChar *tmp, const HChar *file)
+{
+   SysRes sres = cg_syscall2(__NR_fsync, (UWord)fd, 0);
+   if (sr_isError(sres) && sr_Err(sres) != VKI_EINVAL)
+      return sr_Err(sres);       /* EINVAL: a file that cannot be synced */
+   sres = cg_syscall2(__NR_rename, (UWord)tmp, (UWord)file);
+   return sr_isError(sres) ? sr_Err(sres) : 0;
+}
+
+/* Writes the profile to path so that it is complete or absent, following
+   the contract for output files in docs/design.md ("Writing an output
+   file"): into a new temporary file beside the file path names (symbolic
+   links followed, as upstream follows them), renamed over it at the end;
+   devices and FIFOs, and an existing file in a folder where no temporary
+   file can be made, are written in place.  Returns False (and prints why)
+   if that failed. */
 Bool cg_write_profile_file(const HChar *path, const CgTotals *tot)
 {
    HChar *file = cg_resolve_links(path);
    HChar *tmp = NULL;
-   SysRes sres;
-
-   if (cg_is_special_file(file))
-      sres = VG_(open)(file, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
-                       VKI_S_IRUSR | VKI_S_IWUSR);
-   else
-      sres = cg_create_temp(file, &tmp);
+   SysRes sres = cg_open_output(file, path, &tmp);
    Bool ok = !sr_isError(sres);
+
    if (!ok) {
       cg_report_lost("can't open output data file", path, "",
                      VG_(strerror)(sr_Err(sres)));
    } else {
       Int fd = (Int)sr_Res(sres);
-      Int err = cg_write_profile(fd, tot);
+      UWord err = (UWord)cg_write_profile(fd, tot);
+      if (err == 0 && tmp)
+         err = cg_commit_output(fd, tmp, file);
       VG_(close)(fd);
       if (err != 0) {
          cg_report_lost("writing output data file", path, " failed",
-                        VG_(strerror)((UWord)err));
+                        VG_(strerror)(err));
          ok = False;
-      } else if (tmp && VG_(rename)(tmp, file) != 0) {
-         /* VG_(rename) does not tell why. */
-         HChar *why = VG_(malloc)("cg.main.why", VG_(strlen)(tmp) + 32);
-         VG_(sprintf)(why, "cannot rename '%s' to it", tmp);
-         cg_report_lost("writing output data file", path, " failed", why);
-         VG_(free)(why);
-         ok = False;
+         if (tmp)
+            VG_(unlink)(tmp);
       }
-      if (!ok && tmp)
-         VG_(unlink)(tmp);
    }
    if (tmp)
       VG_(free)(tmp);
