@@ -107,11 +107,8 @@ $(TOOLTEST_DIFF) $(TOOLTEST_OTHER): Makefile
 	  "exec \"\$$top_srcdir/tests/tool/$$prog\" $$args" > $@ && chmod +x $@
 
 # The DWARF oracle: lines of the profile against libdw's reading of the
-# line tables (tests/tool/dwarf-lines.test).  libdw is optional: without
-# it the program is not built and the test says it is skipped, and why.
-if HAVE_LIBDW
+# line tables (tests/tool/dwarf-lines.test).
 check_PROGRAMS += tests/tool/dwarf-lines
-endif
 tests_tool_dwarf_lines_SOURCES = tests/tool/dwarf-lines.c
 tests_tool_dwarf_lines_CFLAGS = $(HOST_WARN_CFLAGS) $(LIBDW_CFLAGS)
 tests_tool_dwarf_lines_LDADD = $(LIBDW_LIBS)

@@ -1,0 +1,866 @@
+/* ann_dwarf.c -- objects for --inline and --asm: opening and checking an ELF file, finding its DWARF, symbols, code bytes, inline chains. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+/*
+ * Notes.
+ *
+ * Inline chains are computed as `addr2line -i -f` does: the innermost
+ * function is the deepest DW_TAG_inlined_subroutine whose ranges hold the
+ * address (else the DW_TAG_subprogram), its line comes from the line
+ * table, and each outer frame's line is the call site (DW_AT_call_file,
+ * DW_AT_call_line) of the frame inside it.  libdw's dwarf_getscopes()
+ * would find the same DIEs, but it walks the whole unit for every
+ * address: a C++ unit has tens of thousands of DIEs, a profile tens of
+ * thousands of addresses.  So each unit is indexed once, on first use:
+ * the address ranges of its functions, sorted; an address then costs a
+ * binary search and a walk down one function's scopes.
+ *
+ * Debug files are looked for only on this machine (build-id, then
+ * .gnu_debuglink), never with debuginfod: a report must not depend on a
+ * server, nor wait for one.  A candidate debug file is taken only if it
+ * belongs to the object: the same build-id, or, for an object without
+ * one, the CRC that the debuglink records.
+ *
+ * Files are read with ELF_C_READ, not mapped: a file cut short while it
+ * is read then gives a read error, not SIGBUS.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <gelf.h>
+
+#include "ann_dwarf.h"
+#include "prog.h"
+
+/* Deepest nesting of DIEs followed; corrupt DWARF could loop deeper. */
+#define MAX_DEPTH 512
+
+/* An address range [lo, hi) of entry idx of some array. */
+struct range {
+	uint64_t lo, hi;
+	size_t idx;
+};
+
+/* Ranges sorted by (lo, then longer first); maxhi[i] is the largest hi
+ * of r[0..i], which ends the search for ranges holding an address. */
+struct ranges {
+	struct range *r;
+	uint64_t *maxhi;
+	size_t n, cap;
+};
+
+/* One compilation unit that has code. */
+struct unit {
+	Dwarf_Die cu;        /* holds the line table (a skeleton's for split DWARF) */
+	Dwarf_Die top;       /* holds the DIEs: the split unit, or cu */
+	int indexed;         /* fns and fn are built */
+	struct ranges fns;   /* ranges of the functions: index into fn */
+	Dwarf_Die *fn;
+	size_t nfn, fncap;
+};
+
+struct ann_obj {
+	char *path;
+	int fd, dfd;          /* the object, its debug file (-1: none) */
+	Elf *elf, *delf;
+	char *dpath;          /* the debug file, NULL when the DWARF is the object's */
+	Dwarf *dw;
+	char *no_dwarf;       /* why there is no DWARF, or NULL */
+	int machine, bits;
+	int units_built;
+	struct unit *u;
+	size_t nu, ucap;
+	struct ranges units;  /* ranges of the units: index into u */
+	struct ann_sym *sym;
+	size_t nsym;
+};
+
+static void ranges_add(struct ranges *x, uint64_t lo, uint64_t hi, size_t idx)
+{
+	if (lo >= hi)
+		return;
+	if (x->n == x->cap) {
+		x->cap = x->cap ? 2 * x->cap : 16;
+		x->r = xrealloc(x->r, x->cap, sizeof *x->r);
+	}
+	x->r[x->n++] = (struct range){ lo, hi, idx };
+}
+
+static int cmp_range(const void *p, const void *q)
+{
+	const struct range *a = p, *b = q;
+
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	if (a->hi != b->hi)
+		return a->hi > b->hi ? -1 : 1;
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static void ranges_sort(struct ranges *x)
+{
+	size_t i;
+
+	qsort(x->r, x->n, sizeof *x->r, cmp_range);
+	x->maxhi = xmalloc(x->n + 1, sizeof *x->maxhi);
+	for (i = 0; i < x->n; i++)
+		x->maxhi[i] = i && x->maxhi[i - 1] > x->r[i].hi ? x->maxhi[i - 1] : x->r[i].hi;
+}
+
+/* The range holding a that starts last (the innermost of nested ones). */
+static const struct range *ranges_find(const struct ranges *x, uint64_t a)
+{
+	size_t lo = 0, hi = x->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->r[mid].lo <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0) {
+		if (x->maxhi[lo] <= a)
+			return NULL;
+		if (x->r[lo].hi > a)
+			return &x->r[lo];
+	}
+	return NULL;
+}
+
+static void ranges_release(struct ranges *x)
+{
+	free(x->r);
+	free(x->maxhi);
+}
+
+void ann_chain_release(struct ann_chain *c)
+{
+	free(c->f);
+	c->f = NULL;
+	c->n = c->cap = 0;
+}
+
+static struct ann_frame *chain_push(struct ann_chain *c)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 8;
+		c->f = xrealloc(c->f, c->cap, sizeof *c->f);
+	}
+	memset(&c->f[c->n], 0, sizeof c->f[0]);
+	return &c->f[c->n++];
+}
+
+static int corrupt(struct cgp_error *err)
+{
+	return cgp_error_set(err, CGP_EPARSE, "corrupt DWARF: %s", dwarf_errmsg(-1));
+}
+
+/* ---- ELF files ---------------------------------------------------------- */
+
+/* Opens path as an ELF file, read on demand. */
+static int elf_open(const char *path, int *fd, Elf **elf, struct cgp_error *err)
+{
+	struct stat st;
+	GElf_Ehdr eh;
+	size_t shstrndx;
+
+	*elf = NULL;
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return cgp_error_sys(err, CGP_EIO, errno, "cannot open");
+	if (fstat(*fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		close(*fd);
+		*fd = -1;
+		return cgp_error_set(err, CGP_EPARSE, "not a regular file");
+	}
+	*elf = elf_begin(*fd, ELF_C_READ, NULL);
+	if (!*elf || elf_kind(*elf) != ELF_K_ELF) {
+		int e = cgp_error_set(err, CGP_EPARSE, "not an ELF file");
+		if (*elf)
+			elf_end(*elf);
+		*elf = NULL;
+		close(*fd);
+		*fd = -1;
+		return e;
+	}
+	if (!gelf_getehdr(*elf, &eh) || elf_getshdrstrndx(*elf, &shstrndx)) {
+		int e = cgp_error_set(err, CGP_EPARSE, "cannot read its ELF: %s",
+				      elf_errmsg(-1));
+		elf_end(*elf);
+		*elf = NULL;
+		close(*fd);
+		*fd = -1;
+		return e;
+	}
+	return 0;
+}
+
+static void elf_close(int fd, Elf *elf)
+{
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* 1 if the file has a .debug_info with contents. */
+static int has_debug_info(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !sh.sh_size)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")))
+			return 1;
+	}
+	return 0;
+}
+
+static void hex(struct cgp_buf *b, const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		cgp_buf_addf(b, "%02x", p[i]);
+}
+
+/* CRC-32 of a file as .gnu_debuglink records it (the zlib polynomial):
+ * 0, or -1 on a read error. */
+static int file_crc(int fd, uint32_t *out)
+{
+	unsigned char buf[65536];
+	uint32_t crc = 0xffffffffu;
+	ssize_t n;
+	int k;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -1;
+	while ((n = read(fd, buf, sizeof buf)) > 0) {
+		ssize_t i;
+		for (i = 0; i < n; i++) {
+			crc ^= buf[i];
+			for (k = 0; k < 8; k++)
+				crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+		}
+	}
+	if (n < 0)
+		return -1;
+	*out = ~crc;
+	return 0;
+}
+
+/* What a candidate debug file must match: the object's build-id, or
+ * without one the debuglink's CRC. */
+struct want {
+	const void *id;
+	ssize_t idlen;
+	int check_crc;
+	uint32_t crc;
+};
+
+/* Takes path as o's debug file if it is one (1), else 0. */
+static int try_debug_file(struct ann_obj *o, const char *path, const struct want *w)
+{
+	struct cgp_error e = CGP_ERROR_INIT;
+	const void *id;
+	ssize_t len;
+	uint32_t crc;
+	int fd;
+	Elf *elf;
+
+	if (access(path, F_OK))
+		return 0;
+	if (elf_open(path, &fd, &elf, &e)) {
+		cgp_error_release(&e);
+		return 0;
+	}
+	if (w->idlen > 0) {
+		len = dwelf_elf_gnu_build_id(elf, &id);
+		if (len != w->idlen || memcmp(id, w->id, (size_t)len))
+			goto no;
+	} else if (w->check_crc && (file_crc(fd, &crc) || crc != w->crc)) {
+		goto no;
+	}
+	if (!has_debug_info(elf))
+		goto no;
+	o->dfd = fd;
+	o->delf = elf;
+	o->dpath = strdup(path);
+	return 1;
+no:
+	elf_close(fd, elf);
+	return 0;
+}
+
+/* The folder of o->path (resolved), for debuglink look-ups; malloc'd. */
+static char *object_dir(const char *path)
+{
+	char *real = realpath(path, NULL), *slash;
+
+	if (!real)
+		real = strdup(path);
+	if (!real)
+		return NULL;
+	slash = strrchr(real, '/');
+	if (!slash) {
+		free(real);
+		return strdup(".");
+	}
+	if (slash == real)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return real;
+}
+
+/* Looks for o's debug file: by build-id in each debug folder, then by
+ * .gnu_debuglink beside the object, in its .debug/, and under each debug
+ * folder.  1 found, 0 not (why appended to b). */
+static int find_debug_file(struct ann_obj *o, const char *dirs, struct cgp_buf *why)
+{
+	struct want w = { NULL, 0, 0, 0 };
+	struct cgp_buf p = CGP_BUF_INIT(PATH_MAX * 4);
+	const char *link, *d, *end;
+	char *odir;
+	int found = 0;
+
+	w.idlen = dwelf_elf_gnu_build_id(o->elf, &w.id);
+	for (d = dirs; w.idlen > 0 && !found && *d; d = *end ? end + 1 : end) {
+		end = strchr(d, ':');
+		if (!end)
+			end = d + strlen(d);
+		if (end == d)
+			continue;
+		cgp_buf_reset(&p);
+		cgp_buf_addf(&p, "%.*s/.build-id/", (int)(end - d), d);
+		hex(&p, w.id, 1);
+		cgp_buf_adds(&p, "/");
+		hex(&p, (const unsigned char *)w.id + 1, (size_t)w.idlen - 1);
+		cgp_buf_adds(&p, ".debug");
+		found = p.s && try_debug_file(o, p.s, &w);
+	}
+	link = dwelf_elf_gnu_debuglink(o->elf, &w.crc);
+	w.check_crc = w.idlen <= 0;
+	odir = link && !found ? object_dir(o->path) : NULL;
+	if (odir) {
+		const char *sep = strcmp(odir, "/") ? "/" : "";
+		cgp_buf_reset(&p);
+		cgp_buf_addf(&p, "%s%s%s", odir, sep, link);
+		found = p.s && try_debug_file(o, p.s, &w);
+		cgp_buf_reset(&p);
+		cgp_buf_addf(&p, "%s%s.debug/%s", odir, sep, link);
+		found = found || (p.s && try_debug_file(o, p.s, &w));
+		for (d = dirs; !found && *d; d = *end ? end + 1 : end) {
+			end = strchr(d, ':');
+			if (!end)
+				end = d + strlen(d);
+			cgp_buf_reset(&p);
+			cgp_buf_addf(&p, "%.*s%s/%s", (int)(end - d), d, odir, link);
+			found = p.s && try_debug_file(o, p.s, &w);
+		}
+	}
+	free(odir);
+	cgp_buf_release(&p);
+	if (!found) {
+		cgp_buf_adds(why, "no debug information: none in the object, ");
+		if (w.idlen > 0)
+			cgp_buf_addf(why, "no debug file for its build-id in %s", dirs);
+		else
+			cgp_buf_adds(why, "no build-id to find a debug file by");
+		if (link)
+			cgp_buf_addf(why, ", no debug file '%s' of its .gnu_debuglink", link);
+		else
+			cgp_buf_adds(why, ", no .gnu_debuglink");
+	}
+	return found;
+}
+
+/* Reads the DWARF of o, from itself or a debug file; sets o->no_dwarf
+ * when there is none. */
+static void open_dwarf(struct ann_obj *o, const char *dirs)
+{
+	struct cgp_buf why = CGP_BUF_INIT(1 << 16);
+	Elf *src = o->elf;
+
+	if (!has_debug_info(o->elf)) {
+		if (!find_debug_file(o, dirs, &why)) {
+			o->no_dwarf = why.s ? why.s : strdup("no debug information");
+			return;
+		}
+		src = o->delf;
+	}
+	o->dw = dwarf_begin_elf(src, DWARF_C_READ, NULL);
+	if (!o->dw) {
+		cgp_buf_addf(&why, "corrupt DWARF: %s", dwarf_errmsg(-1));
+		o->no_dwarf = why.s;
+		return;
+	}
+	cgp_buf_release(&why);
+}
+
+/* ---- symbols -------------------------------------------------------------- */
+
+static int cmp_sym(const void *p, const void *q)
+{
+	const struct ann_sym *a = p, *b = q;
+
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	if (a->hi != b->hi)
+		return a->hi > b->hi ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* The function symbols of the first symbol table of type in elf. */
+static int read_symtab(struct ann_obj *o, Elf *elf, Elf64_Word type)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t cap = 0;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			break;
+	if (!scn || !sh.sh_entsize)
+		return 0;
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t i, n = data ? data->d_size / sh.sh_entsize : 0;
+	for (i = 0; i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+		if (!gelf_getsym(data, (int)i, &s) || !s.st_size || s.st_shndx == SHN_UNDEF ||
+		    (GELF_ST_TYPE(s.st_info) != STT_FUNC &&
+		     GELF_ST_TYPE(s.st_info) != STT_GNU_IFUNC))
+			continue;
+		name = elf_strptr(elf, sh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		if (o->nsym == cap) {
+			cap = cap ? 2 * cap : 256;
+			o->sym = xrealloc(o->sym, cap, sizeof *o->sym);
+		}
+		o->sym[o->nsym++] = (struct ann_sym){ name, s.st_value, s.st_value + s.st_size };
+	}
+	return o->nsym > 0;
+}
+
+static void read_symbols(struct ann_obj *o)
+{
+	size_t i, k = 0;
+
+	if (!read_symtab(o, o->elf, SHT_SYMTAB) &&
+	    !(o->delf && read_symtab(o, o->delf, SHT_SYMTAB)))
+		read_symtab(o, o->elf, SHT_DYNSYM);
+	qsort(o->sym, o->nsym, sizeof *o->sym, cmp_sym);
+	/* Aliases (same start) keep the first name in that order. */
+	for (i = 0; i < o->nsym; i++)
+		if (!k || o->sym[i].lo != o->sym[k - 1].lo)
+			o->sym[k++] = o->sym[i];
+	o->nsym = k;
+}
+
+int ann_obj_symbol(const struct ann_obj *o, uint64_t addr, struct ann_sym *s)
+{
+	size_t lo = 0, hi = o->nsym;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (o->sym[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && addr < o->sym[lo - 1].hi) {
+		*s = o->sym[lo - 1];
+		return 1;
+	}
+	return 0;
+}
+
+const struct ann_sym *ann_obj_symbols(const struct ann_obj *o, size_t *n)
+{
+	*n = o->nsym;
+	return o->sym;
+}
+
+/* ---- opening ------------------------------------------------------------- */
+
+/* Checks that the file is the object of the run. */
+static int check_identity(struct ann_obj *o, const struct ann_obj_opts *opts,
+			  struct cgp_error *err)
+{
+	struct cgp_buf a = CGP_BUF_INIT(1024), b = CGP_BUF_INIT(1024);
+	const void *id;
+	ssize_t len = dwelf_elf_gnu_build_id(o->elf, &id);
+	struct stat st;
+	int rc = 0;
+
+	if (opts->build_id && opts->build_id_len) {
+		if (len == (ssize_t)opts->build_id_len &&
+		    !memcmp(id, opts->build_id, opts->build_id_len))
+			return 0;
+		hex(&a, opts->build_id, opts->build_id_len);
+		if (len > 0) {
+			hex(&b, id, (size_t)len);
+			rc = cgp_error_set(err, CGP_EPARSE,
+					   "changed since the run: build-id %s, the profile's is %s",
+					   b.s ? b.s : "?", a.s ? a.s : "?");
+		} else {
+			rc = cgp_error_set(err, CGP_EPARSE,
+					   "changed since the run: no build-id, the profile's is %s",
+					   a.s ? a.s : "?");
+		}
+	} else if (opts->run_time_ns && fstat(o->fd, &st) == 0 &&
+		   (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec >
+			   opts->run_time_ns) {
+		rc = cgp_error_set(err, CGP_EPARSE,
+				   "changed since the run: modified after the profile was written "
+				   "(and it has no build-id to tell)");
+	}
+	cgp_buf_release(&a);
+	cgp_buf_release(&b);
+	return rc;
+}
+
+int ann_obj_open(struct ann_obj **out, const char *path,
+		 const struct ann_obj_opts *opts, struct cgp_error *err)
+{
+	struct ann_obj *o = xcalloc(1, sizeof *o);
+	const char *dirs = opts->debug_dirs ? opts->debug_dirs : "/usr/lib/debug";
+	GElf_Ehdr eh;
+	int rc;
+
+	*out = NULL;
+	elf_version(EV_CURRENT);
+	o->dfd = -1;
+	o->path = strdup(path);
+	if (!o->path) {
+		free(o);
+		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
+	}
+	if ((rc = elf_open(path, &o->fd, &o->elf, err)) ||
+	    (rc = check_identity(o, opts, err))) {
+		ann_obj_close(o);
+		return rc;
+	}
+	gelf_getehdr(o->elf, &eh);
+	o->machine = eh.e_machine;
+	o->bits = eh.e_ident[EI_CLASS] == ELFCLASS64 ? 64 : 32;
+	open_dwarf(o, dirs);
+	read_symbols(o);
+	*out = o;
+	return 0;
+}
+
+void ann_obj_close(struct ann_obj *o)
+{
+	size_t i;
+
+	if (!o)
+		return;
+	for (i = 0; i < o->nu; i++) {
+		ranges_release(&o->u[i].fns);
+		free(o->u[i].fn);
+	}
+	free(o->u);
+	ranges_release(&o->units);
+	free(o->sym);
+	if (o->dw)
+		dwarf_end(o->dw);
+	elf_close(o->dfd, o->delf);
+	elf_close(o->fd, o->elf);
+	free(o->dpath);
+	free(o->no_dwarf);
+	free(o->path);
+	free(o);
+}
+
+const char *ann_obj_no_dwarf(const struct ann_obj *o)
+{
+	return o->no_dwarf;
+}
+
+const char *ann_obj_debug_file(const struct ann_obj *o)
+{
+	return !o->dw ? NULL : o->dpath ? o->dpath : o->path;
+}
+
+int ann_obj_machine(const struct ann_obj *o, int *bits)
+{
+	*bits = o->bits;
+	return o->machine;
+}
+
+/* ---- code bytes ------------------------------------------------------------ */
+
+int ann_obj_code(struct ann_obj *o, uint64_t addr, const unsigned char **p,
+		 size_t *len, struct cgp_error *err)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(o->elf, scn))) {
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		    sh.sh_type == SHT_NOBITS || addr < sh.sh_addr ||
+		    addr - sh.sh_addr >= sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || addr - sh.sh_addr >= d->d_size)
+			return cgp_error_set(err, CGP_EPARSE,
+					     "cannot read the code at 0x%llx: %s",
+					     (unsigned long long)addr, elf_errmsg(-1));
+		*p = (const unsigned char *)d->d_buf + (addr - sh.sh_addr);
+		*len = d->d_size - (size_t)(addr - sh.sh_addr);
+		return 0;
+	}
+	return cgp_error_set(err, CGP_EPARSE, "no code at 0x%llx in its sections",
+			     (unsigned long long)addr);
+}
+
+/* ---- units and functions ------------------------------------------------- */
+
+/* Adds the address ranges of die to x as entry idx: 0, or an error. */
+static int add_die_ranges(struct ranges *x, Dwarf_Die *die, size_t idx,
+			  struct cgp_error *err)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0)
+		ranges_add(x, lo, hi, idx);
+	if (off < 0)
+		return corrupt(err);
+	return 0;
+}
+
+/* Indexes the units that have code.  A split unit whose .dwo file is
+ * missing is an error: its inlined functions would be lost silently. */
+static int build_units(struct ann_obj *o, struct cgp_error *err)
+{
+	Dwarf_CU *cu = NULL, *next;
+	Dwarf_Half version;
+	uint8_t type;
+	Dwarf_Die cudie, sub;
+	int rc;
+
+	o->units_built = 1;
+	while ((rc = dwarf_get_units(o->dw, cu, &next, &version, &type, &cudie, NULL)) == 0) {
+		struct unit *u;
+		cu = next;
+		if (type != DW_UT_compile && type != DW_UT_skeleton && type != DW_UT_partial)
+			continue;
+		if (o->nu == o->ucap) {
+			o->ucap = o->ucap ? 2 * o->ucap : 16;
+			o->u = xrealloc(o->u, o->ucap, sizeof *o->u);
+		}
+		u = &o->u[o->nu];
+		memset(u, 0, sizeof *u);
+		u->cu = u->top = cudie;
+		if (type == DW_UT_skeleton) {
+			memset(&sub, 0, sizeof sub);
+			if (dwarf_cu_info(cu, NULL, NULL, NULL, &sub, NULL, NULL, NULL) ||
+			    !sub.addr) {
+				Dwarf_Attribute a;
+				const char *dwo = dwarf_formstring(
+					dwarf_attr(&cudie, DW_AT_dwo_name, &a));
+				if (!dwo)
+					dwo = dwarf_formstring(
+						dwarf_attr(&cudie, DW_AT_GNU_dwo_name, &a));
+				return cgp_error_set(err, CGP_EPARSE,
+						     "split DWARF unit '%s' not found",
+						     dwo ? dwo : "?");
+			}
+			u->top = sub;
+		}
+		if ((rc = add_die_ranges(&o->units, &cudie, o->nu, err)))
+			return rc;
+		o->nu++;
+	}
+	if (rc < 0)
+		return corrupt(err);
+	ranges_sort(&o->units);
+	return 0;
+}
+
+/* Adds the functions with code below die to u. */
+static int index_dies(struct unit *u, Dwarf_Die *die, int depth, struct cgp_error *err)
+{
+	Dwarf_Die d;
+	int rc;
+
+	if (depth > MAX_DEPTH)
+		return cgp_error_set(err, CGP_EPARSE, "corrupt DWARF: DIEs nested too deep");
+	rc = dwarf_child(die, &d);
+	if (rc < 0)
+		return corrupt(err);
+	if (rc > 0)
+		return 0;
+	do {
+		if (dwarf_tag(&d) == DW_TAG_subprogram) {
+			if (u->nfn == u->fncap) {
+				u->fncap = u->fncap ? 2 * u->fncap : 64;
+				u->fn = xrealloc(u->fn, u->fncap, sizeof *u->fn);
+			}
+			u->fn[u->nfn] = d;
+			if ((rc = add_die_ranges(&u->fns, &d, u->nfn++, err)))
+				return rc;
+		}
+		if (dwarf_haschildren(&d) > 0 && (rc = index_dies(u, &d, depth + 1, err)))
+			return rc;
+	} while ((rc = dwarf_siblingof(&d, &d)) == 0);
+	return rc < 0 ? corrupt(err) : 0;
+}
+
+/* The name a frame shows: the linkage name where there is one (as
+ * addr2line prints it), else the name, through abstract origins and
+ * specifications. */
+static const char *die_name(Dwarf_Die *d)
+{
+	Dwarf_Attribute a;
+	const char *s;
+
+	if ((s = dwarf_formstring(dwarf_attr_integrate(d, DW_AT_linkage_name, &a))))
+		return s;
+	if ((s = dwarf_formstring(dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &a))))
+		return s;
+	return dwarf_formstring(dwarf_attr_integrate(d, DW_AT_name, &a));
+}
+
+/* Tags of scopes that may hold inlined code. */
+static int is_scope(int tag)
+{
+	return tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block ||
+	       tag == DW_TAG_try_block || tag == DW_TAG_catch_block ||
+	       tag == DW_TAG_with_stmt || tag == DW_TAG_entry_point;
+}
+
+/* Appends to *inl the inlined subroutines below die that hold addr,
+ * outermost first. */
+static int descend(Dwarf_Die *die, uint64_t addr, Dwarf_Die **inl, size_t *n,
+		   size_t *cap, struct cgp_error *err)
+{
+	Dwarf_Die d, cur = *die;
+	int rc, depth;
+
+	for (depth = 0; depth <= MAX_DEPTH; depth++) {
+		int found = 0;
+		rc = dwarf_child(&cur, &d);
+		if (rc < 0)
+			return corrupt(err);
+		if (rc > 0)
+			return 0;
+		do {
+			int tag = dwarf_tag(&d), h;
+			if (!is_scope(tag))
+				continue;
+			h = dwarf_haspc(&d, addr);
+			if (h < 0)
+				return corrupt(err);
+			if (h <= 0)
+				continue;
+			if (tag == DW_TAG_inlined_subroutine) {
+				if (*n == *cap) {
+					*cap = *cap ? 2 * *cap : 8;
+					*inl = xrealloc(*inl, *cap, sizeof **inl);
+				}
+				(*inl)[(*n)++] = d;
+			}
+			found = 1;
+			break;
+		} while ((rc = dwarf_siblingof(&d, &d)) == 0);
+		if (rc < 0)
+			return corrupt(err);
+		if (!found)
+			return 0;
+		cur = d;
+	}
+	return cgp_error_set(err, CGP_EPARSE, "corrupt DWARF: scopes nested too deep");
+}
+
+/* The call site of an inlined subroutine into f. */
+static void call_site(struct unit *u, Dwarf_Die *inl, struct ann_frame *f)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &a), &w) == 0 &&
+	    dwarf_getsrcfiles(&u->top, &files, &nfiles) == 0 && w < nfiles)
+		f->file = dwarf_filesrc(files, w, NULL, NULL);
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &a), &w) == 0)
+		f->line = (int64_t)w;
+}
+
+int ann_obj_chain(struct ann_obj *o, uint64_t addr, struct ann_chain *c,
+		  struct cgp_error *err)
+{
+	const struct range *r;
+	struct unit *u;
+	Dwarf_Line *line;
+	Dwarf_Die *inl = NULL;
+	size_t ninl = 0, cap = 0, i;
+	struct ann_frame *f;
+	int rc, lineno;
+
+	c->n = 0;
+	if (!o->dw)
+		return 0;
+	if (!o->units_built && (rc = build_units(o, err)))
+		return rc;
+	if (!(r = ranges_find(&o->units, addr)))
+		return 0;
+	u = &o->u[r->idx];
+	if (!u->indexed) {
+		u->indexed = 1;
+		if ((rc = index_dies(u, &u->top, 0, err)))
+			return rc;
+		ranges_sort(&u->fns);
+	}
+	f = chain_push(c);
+	line = dwarf_getsrc_die(&u->cu, addr);
+	if (line) {
+		f->file = dwarf_linesrc(line, NULL, NULL);
+		if (dwarf_lineno(line, &lineno) == 0)
+			f->line = lineno;
+	}
+	if (!(r = ranges_find(&u->fns, addr)))
+		return 1;
+	if ((rc = descend(&u->fn[r->idx], addr, &inl, &ninl, &cap, err))) {
+		free(inl);
+		return rc;
+	}
+	/* Innermost first: each inlined subroutine names its function; the
+	 * frame outside it gets its call site. */
+	for (i = ninl; i-- > 0;) {
+		f->fn = die_name(&inl[i]);
+		f->inlined = 1;
+		f = chain_push(c);
+		call_site(u, &inl[i], f);
+	}
+	f->fn = die_name(&u->fn[r->idx]);
+	free(inl);
+	return 1;
+}
