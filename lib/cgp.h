@@ -13,15 +13,31 @@
  * tool writes names as the debug information has them), which the writers
  * pass on unchanged:
  *
- *   file     ::= desc* cmd events body
+ *   file     ::= desc* cmd positions? events body
  *   desc     ::= "desc:" WS+ TEXT          (optional; 3.19 always wrote three)
  *   cmd      ::= "cmd:" WS+ TEXT
+ *   positions ::= "positions:" WS+ ("line" | "instr" WS+ "line") WS*
+ *                absent or "line": a line-level profile; "instr line": an
+ *                instruction-level one (the tool's --dump-instr=yes)
  *   events   ::= "events:" WS+ NAME (WS+ NAME)*
- *   body     ::= (fl | fn | count | summary | blank | comment)*
+ *   body     ::= (fl | fn | ob | count | summary | blank | comment)*
  *   fl       ::= "fl=" FILENAME            (function becomes the "no fn=" name)
  *   fn       ::= "fn=" FUNCNAME
+ *   ob       ::= "ob=" OBJNAME [NL buildid]   (instruction-level only)
+ *   buildid  ::= "# build-id: " HEX+       (right after its ob= line: the
+ *                object is (OBJNAME, HEX+); an even number of lower-case hex
+ *                digits; elsewhere the line is a plain comment)
  *   count    ::= DIGIT ... : LINE (WS+ COUNT){0,nevents}
  *                missing trailing counts are zero
+ *              | ADDR WS+ LINEPOS (WS+ COUNT){0,nevents}   (instruction-level)
+ *   ADDR, LINEPOS ::= NUMBER | "+" NUMBER | "-" NUMBER | "*"
+ *                the Callgrind format's subpositions: "+N"/"-N" are relative
+ *                to the address (line) of the previous count line of the
+ *                file, "*" is the same; 0 before the first.  ADDR is the
+ *                instruction's address in its object (ob=), as the object's
+ *                file numbers it (the load bias taken off)
+ *   NUMBER   ::= "0x" HEXDIGIT+ | DIGIT+    (at most 2^64 - 1; a line at most
+ *                2^62)
  *   summary  ::= "summary:" WS+ COUNT (WS+ COUNT)*   (at least one per file)
  *   blank    ::= ""                        (a line of spaces is NOT blank)
  *   comment  ::= "#" TEXT
@@ -36,6 +52,10 @@
  *
  * The three programs read the body slightly differently, as upstream's
  * three scripts do: struct cgp_rules below, one row per program, says how.
+ * Each reads an instruction-level profile at line level (a count line's
+ * line number and counts, its object and address aside); cg_merge, and a
+ * program that asks for it (cgp_read_opts.keep_instrs), keep its
+ * instruction rows besides.
  *
  * Ownership: every object belongs to the structure that contains it; a
  * struct cgp_profile owns its table, names and inputs and frees them all in
@@ -225,9 +245,13 @@ int cgp_name_cmp(const struct cgp_name *a, const struct cgp_name *b);
 
 /* Counts are kept as int32 until one does not fit, then the whole table
  * switches to int64: most per-line counts are small and this halves the
- * memory of big profiles. */
+ * memory of big profiles.  The same table holds instruction rows, keyed
+ * (line, object, address), when rows are added by cgp_instrs_add(): then
+ * addr and obj are set (a table holds one kind of row or the other). */
 struct cgp_lines {
 	int64_t *line;     /* line numbers, first-seen order */
+	uint64_t *addr;    /* instruction rows: the address in the object */
+	uint32_t *obj;     /* instruction rows: index in the table's objects */
 	void *counts;      /* n * nev int32_t or int64_t */
 	uint32_t *index;   /* open addressing: row + 1, 0 = empty */
 	size_t n, cap, imask;
@@ -239,6 +263,10 @@ struct cgp_lines {
  * CGP_EOVERFLOW or CGP_ENOMEM on failure. */
 int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
 		  const int64_t *c, int sign);
+/* The same for the instruction row (line, obj, addr); the table must
+ * hold instruction rows only (CGP_EUSAGE otherwise). */
+int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,
+		   uint32_t obj, uint64_t addr, const int64_t *c, int sign);
 /* Counts of row i into out[0..nev). */
 void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out);
 void cgp_lines_release(struct cgp_lines *t);
@@ -258,6 +286,18 @@ struct cgp_cc {
 	unsigned flags;
 	int64_t *total;           /* nev counts, in the table's arena */
 	struct cgp_lines *lines;  /* CGP_LINES_PER_CC only, else NULL */
+	struct cgp_lines *instrs; /* its instruction rows when they are kept
+				     (cgp_profile.keep_instrs), else NULL */
+};
+
+/* An object file of an instruction-level profile: its ob= name and the
+ * build-id line after it.  One object per (name, build-id): two builds of
+ * one file are two objects (their addresses do not correspond).  "???" is
+ * the unknown object, which count lines before any ob= line belong to. */
+struct cgp_object {
+	const struct cgp_name *name;
+	const struct cgp_name *build_id;  /* hex text, NULL if none was given */
+	long next;                        /* the next object of that name, or -1 */
 };
 
 struct cgp_file {
@@ -278,6 +318,7 @@ struct cgp_table {
 	struct cgp_file *file; size_t nfile, filecap;
 	int64_t *pool; size_t poolleft;           /* current block of totals */
 	struct cgp_pool_block *blocks;
+	struct cgp_object *obj; size_t nobj, objcap;  /* first-seen order */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -339,6 +380,7 @@ enum cgp_summary_rule {
  *   lines               per file         per entry       none
  *   summary             check each       add             last
  *   events_at_once      yes              no              no
+ *   keep_instrs         no (an option)   yes             no
  */
 struct cgp_rules {
 	/* Line numbers are parsed and checked; else every count line counts
@@ -361,6 +403,10 @@ struct cgp_rules {
 	 * events: line; else only after it was read (so that its own errors
 	 * come first). */
 	int events_at_once;
+	/* The instruction rows of an instruction-level profile are kept per
+	 * (file, function) entry (struct cgp_cc.instrs); all inputs must then
+	 * be of one level, and an object's build-ids must agree. */
+	int keep_instrs;
 };
 
 /* The row of the table for mode (static: never freed). */
@@ -373,6 +419,7 @@ struct cgp_input {
 	size_t ndesc;
 	char *cmd;
 	char **events;  unsigned nev;
+	int instr;                /* positions: instr line */
 	int64_t mtime_ns;
 	int64_t *summary;         /* CGP_SUMMARY_LAST: the last summary: line */
 };
@@ -392,12 +439,19 @@ struct cgp_read_opts {
 			    struct cgp_error *err);
 	void *ctx;
 	size_t read_chunk;               /* the reader's chunk; 0 = default */
+	/* Keep instruction rows although the rules do not (every file read
+	 * into one profile must ask the same). */
+	int keep_instrs;
 };
 
 struct cgp_profile {
 	const struct cgp_rules *rules;  /* cgp_rules_of() the mode, static */
 	unsigned nev;
 	char **events;            /* the first file's, borrowed from input 0 */
+	int instr;                /* the first file is instruction-level */
+	int keep_instrs;          /* instruction rows are kept (rules or
+				     options): then every file's level is
+				     the first's */
 	struct cgp_input *in; size_t nin, incap;
 	int64_t *summary;         /* global summary (sum over files) */
 	struct cgp_table tab;
@@ -451,7 +505,10 @@ int cgp_write_all(int fd, const void *p, size_t n);
 int cgp_write_diff(struct cgp_out *o, const struct cgp_profile *p,
 		   const char *path1, const char *path2, const char *cmd1,
 		   const char *cmd2, struct cgp_error *err);
-/* cg_merge output (current format, first-seen order); the same results. */
+/* cg_merge output (current format, first-seen order); the same results.
+ * Instruction-level when instruction rows were kept from instruction-level
+ * inputs (positions: instr line, ob= and build-id lines, addresses in
+ * hex after every ob=, fl= and fn= line and relative otherwise). */
 int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
 		    struct cgp_error *err);
 

@@ -18,6 +18,8 @@ struct cgp_name_ent {
 	struct cgp_name_ent *mod[2];    /* cached --mod-filename/funcname
 					   results, or NULL */
 	int32_t file;                   /* index in the table's files, or -1 */
+	int32_t obj;                    /* index of the first object of this
+					   name in the table's, or -1 */
 	int32_t orig_kept;              /* listed in a file entry's orig */
 };
 
@@ -30,6 +32,10 @@ void cgp_table_init(struct cgp_table *t, unsigned nev);
 void cgp_table_release(struct cgp_table *t);
 /* Index of the file entry of name, created if absent; -1 without memory. */
 long cgp_table_file(struct cgp_table *t, struct cgp_name_ent *name);
+/* Index of the object (name, build_id) (build_id NULL: none), created if
+ * absent; -1 without memory. */
+long cgp_table_object(struct cgp_table *t, struct cgp_name_ent *name,
+		      const struct cgp_name *build_id);
 /* Index of the cost centre (file, fn, flags), created with zero totals if
  * absent; -1 without memory. */
 long cgp_table_cc(struct cgp_table *t, struct cgp_name_ent *file,

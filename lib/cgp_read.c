@@ -31,6 +31,7 @@ static const struct cgp_rules rules_table[] = {
 		.fl_function = "???",
 		.lines = CGP_LINES_PER_CC,
 		.summary = CGP_SUMMARY_ADD,
+		.keep_instrs = 1,
 	},
 	[CGP_MODE_DIFF] = {
 		.line_numbers = 0,
@@ -65,6 +66,11 @@ struct rstate {
 				    summary rule is CGP_SUMMARY_ADD */
 	int nsummary;
 	struct cgp_name_ent *fl_fn, *empty;  /* ru->fl_function, "" */
+	/* Instruction-level files (positions: instr line): */
+	long obj;                /* the current object, -1 before any ob= */
+	struct cgp_name_ent *ob; /* the last ob= name, NULL before any */
+	uint64_t addr;           /* the previous count line's address ... */
+	int64_t line;            /* ... and line (subpositions are relative) */
 };
 
 static unsigned long long lineno(const struct rstate *s)
@@ -280,6 +286,84 @@ static int parse_counts(struct rstate *s, const char *p, const char *e,
 	return 0;
 }
 
+/* A NUMBER of the Callgrind format, t[0..n): "0x" and hex digits, or
+ * decimal digits; 0, or -1 if it is not one or exceeds 64 bits. */
+static int parse_number(const char *t, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+	int hex = n > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+
+	if (hex)
+		i = 2;
+	if (i == n)
+		return -1;
+	for (; i < n; i++) {
+		unsigned d;
+		char c = t[i];
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (hex && c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (hex && c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+		if (v > (UINT64_MAX - d) / (hex ? 16 : 10))
+			return -1;
+		v = v * (hex ? 16 : 10) + d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* A subposition t[0..n) (NUMBER, "+" NUMBER, "-" NUMBER or "*") relative
+ * to prev, into *out; 0, or -1 if it is malformed or leaves [0, max]. */
+static int parse_subposition(const char *t, size_t n, uint64_t prev,
+			     uint64_t max, uint64_t *out)
+{
+	uint64_t v;
+
+	if (n == 1 && t[0] == '*') {
+		*out = prev;
+		return 0;
+	}
+	if (t[0] == '+' || t[0] == '-') {
+		if (parse_number(t + 1, n - 1, &v))
+			return -1;
+		if (t[0] == '+' ? v > max || prev > max - v : v > prev)
+			return -1;
+		*out = t[0] == '+' ? prev + v : prev - v;
+		return 0;
+	}
+	if (parse_number(t, n, &v) || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* The address and line that start a count line of an instruction-level
+ * file, p[0..e); *p is moved past them. */
+static int parse_instr_pos(struct rstate *s, const char **p, const char *e,
+			   uint64_t *addr, int64_t *line)
+{
+	const char *t = *p, *te = skip_token(t, e);
+	uint64_t ln;
+
+	if (parse_subposition(t, (size_t)(te - t), s->addr, UINT64_MAX, addr))
+		return perr_quote(s, "malformed instruction address", t, (size_t)(te - t));
+	t = skip_ws(te, e);
+	te = skip_token(t, e);
+	if (t == te)
+		return perr(s, "missing line number after the instruction address");
+	if (parse_subposition(t, (size_t)(te - t), (uint64_t)s->line,
+			      (uint64_t)1 << 62, &ln))
+		return perr_quote(s, "malformed line number", t, (size_t)(te - t));
+	*line = (int64_t)ln;
+	*p = te;
+	return 0;
+}
+
 /* Applies --mod-filename (which = 0) or --mod-funcname (1) to a name. */
 static struct cgp_name_ent *mod_name(struct rstate *s, struct cgp_name_ent *orig,
 				     int which)
@@ -391,12 +475,90 @@ static int on_fn(struct rstate *s, const char *name, size_t n)
 	return s->ru->names_make_entries ? set_cc(s) : 0;
 }
 
+/* The object of the count lines that follow an ob= line (or come before
+ * any): (its name, no build-id), unless a build-id line made it already. */
+static int current_object(struct rstate *s)
+{
+	struct cgp_name_ent *name = s->ob;
+
+	if (s->obj >= 0)
+		return 0;
+	if (!name && !(name = intern(s, "???", 3)))
+		return s->err->code;
+	s->obj = cgp_table_object(&s->p->tab, name, NULL);
+	return s->obj < 0 ? nomem(s) : 0;
+}
+
+static int on_ob(struct rstate *s, const char *name, size_t n)
+{
+	if (!(s->ob = intern(s, name, n)))
+		return s->err->code;
+	s->obj = -1;
+	return 0;
+}
+
+/* "# build-id: HEX" right after an ob= line: the object is (name, HEX). */
+static int on_build_id(struct rstate *s, const char *hex, size_t n)
+{
+	struct cgp_name_ent *id;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!((hex[i] >= '0' && hex[i] <= '9') || (hex[i] >= 'a' && hex[i] <= 'f')))
+			break;
+	if (n == 0 || n % 2 || i < n)
+		return perr_quote(s, "malformed build-id", hex, n);
+	if (!(id = intern(s, hex, n)))
+		return s->err->code;
+	s->obj = cgp_table_object(&s->p->tab, s->ob, &id->name);
+	return s->obj < 0 ? nomem(s) : 0;
+}
+
+/* Adds this line's counts to the instruction row (line, object, addr) of
+ * cost centre c. */
+static int add_instr(struct rstate *s, struct cgp_cc *c, int64_t line,
+		     uint64_t addr)
+{
+	int rc = current_object(s);
+
+	if (rc)
+		return rc;
+	if (!c->instrs && !(c->instrs = calloc(1, sizeof *c->instrs)))
+		return nomem(s);
+	rc = cgp_instrs_add(c->instrs, s->nev, line, (uint32_t)s->obj, addr,
+			    s->counts, s->sign);
+	if (rc == CGP_EOVERFLOW)
+		return overflow(s);
+	return rc ? nomem(s) : 0;
+}
+
+/* Parses a count line: "LINE COUNT..." or, in an instruction-level file,
+ * "ADDR LINE COUNT...". */
+static int parse_count_line(struct rstate *s, const char *line, size_t len,
+			    int64_t *ln, uint64_t *addr)
+{
+	const char *p = line;
+	int rc;
+
+	if (!s->in->instr)
+		return parse_counts(s, line, line + len, ln);
+	if ((rc = parse_instr_pos(s, &p, line + len, addr, ln)) ||
+	    (rc = parse_counts(s, p, line + len, NULL)))
+		return rc;
+	s->addr = *addr;
+	s->line = *ln;
+	if (!s->ru->line_numbers)
+		*ln = 0;
+	return 0;
+}
+
 static int on_count(struct rstate *s, const char *line, size_t len)
 {
 	int64_t ln;
+	uint64_t addr = 0;
 	unsigned i;
 	struct cgp_cc *c;
-	int rc = parse_counts(s, line, line + len, &ln);
+	int rc = parse_count_line(s, line, len, &ln, &addr);
 
 	if (rc || !s->accumulate)
 		return rc;
@@ -431,7 +593,9 @@ static int on_count(struct rstate *s, const char *line, size_t len)
 	}
 	if (rc == CGP_EOVERFLOW)
 		return overflow(s);
-	return rc ? nomem(s) : 0;
+	if (rc)
+		return nomem(s);
+	return s->p->keep_instrs && s->in->instr ? add_instr(s, c, ln, addr) : 0;
 }
 
 static int mismatch(struct rstate *s, const int64_t *sum, const int64_t *computed,
@@ -584,6 +748,27 @@ static int read_desc_cmd(struct rstate *s, const char **line, size_t *len)
 	return rc < 0 ? rc : 0;
 }
 
+/* An optional positions: line, line[0..len): 1 if it is one (and is
+ * "line" or "instr line"), 0 if the line is something else, or an error. */
+static int read_positions(struct rstate *s, const char *line, size_t len)
+{
+	const char *rest, *e = line + len, *t;
+
+	if (!keyword(s, line, len, "positions:", &rest))
+		return 0;
+	t = rest;
+	rest = skip_token(rest, e);
+	if (rest - t == 5 && !memcmp(t, "instr", 5)) {
+		s->in->instr = 1;
+		t = skip_ws(rest, e);
+		rest = skip_token(t, e);
+	}
+	if (rest - t != 4 || memcmp(t, "line", 4) || skip_ws(rest, e) != e)
+		return perr_quote(s, "unsupported `positions:` line (only `line` and "
+				  "`instr line` are read)", line, len);
+	return 1;
+}
+
 /* The event names of the events: line line[0..len). */
 static int read_events(struct rstate *s, const char *line, size_t len)
 {
@@ -619,6 +804,8 @@ static int join_profile(struct rstate *s)
 	if (s->p->nin == 1) {
 		s->p->nev = s->nev;
 		s->p->events = s->in->events;
+		s->p->instr = s->in->instr;
+		s->p->keep_instrs = s->ru->keep_instrs || s->o->keep_instrs;
 		cgp_table_init(&s->p->tab, s->nev);
 		if (!(s->p->summary = calloc(s->nev, sizeof *s->p->summary)))
 			return nomem(s);
@@ -628,6 +815,12 @@ static int join_profile(struct rstate *s)
 			return cgp_error_events(s->err, s->p->in[0].path, s->in->path);
 		s->accumulate = 0;
 	}
+	if (s->p->keep_instrs && s->in->instr != s->p->instr)
+		return cgp_error_set(s->err, CGP_EPARSE,
+				     "%s:%llu: %s-level profile and the %s-level %s cannot be "
+				     "merged at instruction level",
+				     s->r.path, lineno(s), s->in->instr ? "an instruction" : "a line",
+				     s->p->instr ? "instruction" : "line", s->p->in[0].path);
 	return 0;
 }
 
@@ -637,7 +830,12 @@ static int read_header(struct rstate *s)
 	size_t len;
 	int rc;
 
-	if ((rc = read_desc_cmd(s, &line, &len)) || (rc = read_events(s, line, len)))
+	if ((rc = read_desc_cmd(s, &line, &len)) ||
+	    (rc = read_positions(s, line, len)) < 0)
+		return rc;
+	if (rc && (rc = next_line(s, &line, &len)) < 0)
+		return rc;
+	if ((rc = read_events(s, line, len)))
 		return rc;
 	if (s->o->check_events &&
 	    (rc = s->o->check_events(s->o->ctx, s->in->events, s->in->nev, s->err)))
@@ -651,21 +849,32 @@ static int read_body(struct rstate *s)
 	size_t len;
 	int rc;
 
+	static const char build_id[] = "# build-id: ";
+	int instr = s->in->instr, after_ob = 0;
+
 	while ((rc = get_line(s, &line, &len)) > 0) {
-		if (len && (unsigned)(line[0] - '0') < 10)
+		if (len && ((unsigned)(line[0] - '0') < 10 ||
+			    (instr && (line[0] == '+' || line[0] == '-' || line[0] == '*'))))
 			rc = on_count(s, line, len);
 		else if (len >= 3 && line[0] == 'f' && line[2] == '=' && line[1] == 'n')
 			rc = on_fn(s, line + 3, len - 3);
 		else if (len >= 3 && line[0] == 'f' && line[2] == '=' && line[1] == 'l')
 			rc = on_fl(s, line + 3, len - 3);
+		else if (instr && len >= 3 && !memcmp(line, "ob=", 3))
+			rc = on_ob(s, line + 3, len - 3);
 		else if (keyword(s, line, len, "summary:", &rest))
 			rc = on_summary(s, rest, line + len);
+		else if (after_ob && len >= sizeof build_id - 1 &&
+			 !memcmp(line, build_id, sizeof build_id - 1))
+			rc = on_build_id(s, line + sizeof build_id - 1,
+					 len - (sizeof build_id - 1));
 		else if (len == 0 || line[0] == '#')
 			rc = 0;
 		else
 			rc = perr_quote(s, "malformed line", line, len);
 		if (rc)
 			return rc;
+		after_ob = instr && len >= 3 && !memcmp(line, "ob=", 3);
 	}
 	if (rc < 0)
 		return rc;
@@ -699,6 +908,7 @@ int cgp_profile_read(struct cgp_profile *p, const char *path,
 	s.accumulate = 1;
 	s.sign = o->negate ? -1 : 1;
 	s.cc = -1;
+	s.obj = -1;
 	if (cgp_grow_array((void **)&p->in, &p->incap, p->nin, sizeof *p->in))
 		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
 	s.in = &p->in[p->nin++];

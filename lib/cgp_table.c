@@ -108,6 +108,7 @@ struct cgp_name_ent *cgp_names_intern(struct cgp_names *n, const char *s, size_t
 	x->hash = h;
 	x->mod[0] = x->mod[1] = NULL;
 	x->file = -1;
+	x->obj = -1;
 	x->orig_kept = 0;
 	x->next = n->tab[h & n->mask];
 	n->tab[h & n->mask] = x;
@@ -179,14 +180,37 @@ static int index_rebuild(uint32_t **ix, size_t *mask, size_t first, size_t n,
 /* Line tables                                                               */
 /* ------------------------------------------------------------------------ */
 
-static size_t line_hash(int64_t line)
+/* A row's key: its line and, for an instruction row, its object and
+ * address (both 0 in a line table). */
+struct row_key {
+	int64_t line;
+	uint64_t addr;
+	uint32_t obj;
+};
+
+static size_t line_hash(const struct row_key *k)
 {
-	return (size_t)(((uint64_t)line * 0x9e3779b97f4a7c15ull) >> 32);
+	uint64_t h = (uint64_t)k->line ^ (k->addr * 0xc2b2ae3d27d4eb4full) ^ k->obj;
+
+	return (size_t)((h * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+static struct row_key row_key_of(const struct cgp_lines *t, size_t i)
+{
+	struct row_key k = { t->line[i], 0, 0 };
+
+	if (t->addr) {
+		k.addr = t->addr[i];
+		k.obj = t->obj[i];
+	}
+	return k;
 }
 
 static size_t line_row_hash(const void *owner, size_t i)
 {
-	return line_hash(((const struct cgp_lines *)owner)->line[i]);
+	struct row_key k = row_key_of(owner, i);
+
+	return line_hash(&k);
 }
 
 static int lines_reindex(struct cgp_lines *t)
@@ -210,8 +234,40 @@ static int lines_widen(struct cgp_lines *t)
 	return 0;
 }
 
-/* Row of line, appended (zero counts) when absent; -1 without memory. */
-static long lines_row(struct cgp_lines *t, unsigned nev, int64_t line)
+/* Grows the row arrays of t (instr: with addresses and objects) to ncap
+ * rows; 0, or -1 without memory (the arrays grown so far keep their
+ * contents, cap unchanged). */
+static int lines_grow(struct cgp_lines *t, unsigned nev, size_t ncap, int instr)
+{
+	size_t elem = t->wide ? sizeof(int64_t) : sizeof(int32_t);
+	int64_t *l = realloc(t->line, ncap * sizeof *l);
+	void *c;
+
+	if (!l)
+		return -1;
+	t->line = l;
+	if (instr) {
+		uint64_t *a = realloc(t->addr, ncap * sizeof *a);
+		uint32_t *o;
+		if (!a)
+			return -1;
+		t->addr = a;
+		o = realloc(t->obj, ncap * sizeof *o);
+		if (!o)
+			return -1;
+		t->obj = o;
+	}
+	c = realloc(t->counts, ncap * nev * elem + 1);
+	if (!c)
+		return -1;
+	t->counts = c;
+	t->cap = ncap;
+	return 0;
+}
+
+/* Row of k, appended (zero counts) when absent; -1 without memory. */
+static long lines_row(struct cgp_lines *t, unsigned nev, const struct row_key *k,
+		      int instr)
 {
 	size_t s, elem;
 
@@ -220,26 +276,23 @@ static long lines_row(struct cgp_lines *t, unsigned nev, int64_t line)
 		if (lines_reindex(t))
 			return -1;
 	}
-	for (s = line_hash(line) & t->imask; t->index[s]; s = (s + 1) & t->imask)
-		if (t->line[t->index[s] - 1] == line)
-			return (long)t->index[s] - 1;
+	for (s = line_hash(k) & t->imask; t->index[s]; s = (s + 1) & t->imask) {
+		size_t r = t->index[s] - 1;
+		if (t->line[r] == k->line &&
+		    (!instr || (t->addr[r] == k->addr && t->obj[r] == k->obj)))
+			return (long)r;
+	}
 	if (t->n >= UINT32_MAX - 1)
 		return -1;
 	elem = t->wide ? sizeof(int64_t) : sizeof(int32_t);
-	if (t->n == t->cap) {
-		size_t ncap = t->cap ? t->cap + t->cap / 2 + 8 : 8;
-		int64_t *l = realloc(t->line, ncap * sizeof *l);
-		void *c;
-		if (!l)
-			return -1;
-		t->line = l;
-		c = realloc(t->counts, ncap * nev * elem + 1);
-		if (!c)
-			return -1;
-		t->counts = c;
-		t->cap = ncap;
+	if (t->n == t->cap &&
+	    lines_grow(t, nev, t->cap ? t->cap + t->cap / 2 + 8 : 8, instr))
+		return -1;
+	t->line[t->n] = k->line;
+	if (instr) {
+		t->addr[t->n] = k->addr;
+		t->obj[t->n] = k->obj;
 	}
-	t->line[t->n] = line;
 	memset((char *)t->counts + t->n * nev * elem, 0, nev * elem);
 	t->n++;
 	if (t->n * 4 > (t->imask + 1) * 3) { /* load 3/4 */
@@ -251,12 +304,16 @@ static long lines_row(struct cgp_lines *t, unsigned nev, int64_t line)
 	return (long)t->n - 1;
 }
 
-int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
-		  const int64_t *c, int sign)
+/* Adds c to the row of k (see cgp_lines_add). */
+static int rows_add(struct cgp_lines *t, unsigned nev, const struct row_key *k,
+		    int instr, const int64_t *c, int sign)
 {
-	long row = lines_row(t, nev, line);
+	long row;
 	unsigned i;
 
+	if (t->n && instr != (t->addr != NULL))
+		return CGP_EUSAGE;
+	row = lines_row(t, nev, k, instr);
 	if (row < 0)
 		return CGP_ENOMEM;
 	if (!t->wide) {
@@ -293,6 +350,22 @@ int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
 	return 0;
 }
 
+int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
+		  const int64_t *c, int sign)
+{
+	struct row_key k = { line, 0, 0 };
+
+	return rows_add(t, nev, &k, 0, c, sign);
+}
+
+int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,
+		   uint32_t obj, uint64_t addr, const int64_t *c, int sign)
+{
+	struct row_key k = { line, addr, obj };
+
+	return rows_add(t, nev, &k, 1, c, sign);
+}
+
 void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out)
 {
 	unsigned k;
@@ -309,6 +382,8 @@ void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out)
 void cgp_lines_release(struct cgp_lines *t)
 {
 	free(t->line);
+	free(t->addr);
+	free(t->obj);
 	free(t->counts);
 	free(t->index);
 	memset(t, 0, sizeof *t);
@@ -409,6 +484,32 @@ long cgp_table_file(struct cgp_table *t, struct cgp_name_ent *name)
 	return (long)t->nfile++;
 }
 
+long cgp_table_object(struct cgp_table *t, struct cgp_name_ent *name,
+		      const struct cgp_name *build_id)
+{
+	struct cgp_object *o;
+	long i, last = -1;
+
+	/* Build-ids are interned in the same table: compared by pointer. */
+	for (i = name->obj; i >= 0; i = t->obj[i].next) {
+		if (t->obj[i].build_id == build_id)
+			return i;
+		last = i;
+	}
+	if (t->nobj >= INT32_MAX ||
+	    cgp_grow_array((void **)&t->obj, &t->objcap, t->nobj, sizeof *t->obj))
+		return -1;
+	o = &t->obj[t->nobj];
+	o->name = &name->name;
+	o->build_id = build_id;
+	o->next = -1;
+	if (last >= 0)
+		t->obj[last].next = (long)t->nobj;
+	else
+		name->obj = (int32_t)t->nobj;
+	return (long)t->nobj++;
+}
+
 long cgp_table_cc(struct cgp_table *t, struct cgp_name_ent *file,
 		  const struct cgp_name *fn, unsigned flags)
 {
@@ -443,6 +544,7 @@ long cgp_table_cc(struct cgp_table *t, struct cgp_name_ent *file,
 	c->fn = fn;
 	c->flags = flags;
 	c->lines = NULL;
+	c->instrs = NULL;
 	c->total = pool_alloc(t);
 	if (!c->total)
 		return -1;
@@ -461,11 +563,16 @@ void cgp_table_release(struct cgp_table *t)
 	size_t i;
 	struct cgp_pool_block *b, *nb;
 
-	for (i = 0; i < t->ncc; i++)
+	for (i = 0; i < t->ncc; i++) {
 		if (t->cc[i].lines) {
 			cgp_lines_release(t->cc[i].lines);
 			free(t->cc[i].lines);
 		}
+		if (t->cc[i].instrs) {
+			cgp_lines_release(t->cc[i].instrs);
+			free(t->cc[i].instrs);
+		}
+	}
 	for (i = 0; i < t->nfile; i++) {
 		cgp_lines_release(&t->file[i].lines);
 		free(t->file[i].orig);
@@ -478,6 +585,7 @@ void cgp_table_release(struct cgp_table *t)
 	free(t->cc);
 	free(t->ccindex);
 	free(t->file);
+	free(t->obj);
 	cgp_names_release(&t->names);
 	memset(t, 0, sizeof *t);
 }

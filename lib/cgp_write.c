@@ -213,9 +213,89 @@ int cgp_write_diff(struct cgp_out *o, const struct cgp_profile *p,
 	return cgp_out_flush(o, err);
 }
 
+/* Where the instruction-level writer is: what its last ob=, fl= and fn=
+ * lines named (obj -1: none yet), and the last count line's address. */
+struct instr_pos {
+	long obj;
+	const struct cgp_name *file, *fn;
+	int absolute;      /* a name line came since the last count line */
+	uint64_t addr;
+};
+
+/* The address of a count line: "0x<hex>" after a name line, else relative
+ * to the previous count line's ("+N", "-N" or "*"), unless the distance
+ * is 2^31 or more (a Callgrind reader reads it into 32 bits). */
+static size_t fmt_addr(char *buf, struct instr_pos *w, uint64_t addr)
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[16];
+	size_t k = 0, n = 0;
+	uint64_t d = addr > w->addr ? addr - w->addr : w->addr - addr;
+
+	if (!w->absolute && d < (uint64_t)1 << 31) {
+		if (d == 0) {
+			buf[0] = '*';
+			return 1;
+		}
+		buf[k++] = addr > w->addr ? '+' : '-';
+		return k + cgp_fmt_int(buf + k, (int64_t)d);
+	}
+	buf[k++] = '0';
+	buf[k++] = 'x';
+	d = addr;
+	do
+		tmp[n++] = hex[d & 15];
+	while (d >>= 4);
+	while (n)
+		buf[k++] = tmp[--n];
+	return k;
+}
+
+/* The rows of c's instruction table, with the ob=, fl= and fn= lines
+ * they need: ob= (and its build-id) when the object changes, fl= when the
+ * file changes or after ob=, fn= when the function changes or after fl=
+ * (a Callgrind reader forgets the function at ob=). */
+static void put_instr_rows(struct cgp_out *o, const struct cgp_profile *p,
+			   const struct cgp_cc *c, struct instr_pos *w, int64_t *row)
+{
+	const struct cgp_lines *t = c->instrs;
+	size_t r;
+
+	for (r = 0; t && r < t->n; r++) {
+		char lead[64];
+		size_t k;
+		int new_ob = w->obj != (long)t->obj[r];
+		int new_fl = new_ob || w->file != c->file;
+		if (new_ob) {
+			const struct cgp_object *ob = &p->tab.obj[t->obj[r]];
+			put_name(o, "ob=", ob->name);
+			if (ob->build_id)
+				put_name(o, "# build-id: ", ob->build_id);
+			w->obj = (long)t->obj[r];
+		}
+		if (new_fl)
+			put_name(o, "fl=", c->file);
+		if (new_fl || w->fn != c->fn)
+			put_name(o, "fn=", c->fn);
+		w->absolute |= new_fl || w->fn != c->fn;
+		w->file = c->file;
+		w->fn = c->fn;
+		k = fmt_addr(lead, w, t->addr[r]);
+		lead[k++] = ' ';
+		k += cgp_fmt_int(lead + k, t->line[r]);
+		lead[k] = '\0';
+		cgp_lines_get(t, r, row);
+		put_counts(o, lead, row, p->nev);
+		w->absolute = 0;
+		w->addr = t->addr[r];
+	}
+}
+
 int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
 		    struct cgp_error *err)
 {
+	struct instr_pos w = { -1, NULL, NULL, 1, 0 };
+	int instr = p->instr && p->keep_instrs;
 	const struct cgp_input *in = &p->in[0];
 	const char *d = in->desc;
 	int64_t *row = malloc(p->nev * sizeof *row);
@@ -232,15 +312,22 @@ int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
 	out_str(o, "cmd: ");
 	out_str(o, in->cmd);
 	out_str(o, "\n");
+	if (instr)
+		out_str(o, "positions: instr line\n");
 	put_events(o, p);
 	for (i = 0; i < p->tab.nfile; i++) {
 		const struct cgp_file *fl = &p->tab.file[i];
 		if (!fl->nccs)
 			continue;
-		put_name(o, "fl=", fl->name);
+		if (!instr)
+			put_name(o, "fl=", fl->name);
 		for (j = 0; j < fl->nccs; j++) {
 			const struct cgp_cc *c = &p->tab.cc[fl->ccs[j]];
 			char num[32];
+			if (instr) {
+				put_instr_rows(o, p, c, &w, row);
+				continue;
+			}
 			put_name(o, "fn=", c->fn);
 			for (r = 0; c->lines && r < c->lines->n; r++) {
 				cgp_fmt_int(num, c->lines->line[r]);

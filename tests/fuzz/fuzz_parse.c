@@ -17,7 +17,9 @@
  * buffer's refilling ("\r\n" split across two reads, a line longer than
  * the buffer), no input pays for a 2 MiB buffer, and few pay for a read(2)
  * per byte, which is where most of the time goes.  The seeds named
- * chunk-* start with such bytes.
+ * chunk-* start with such bytes.  ANNOTATE reads with an odd chunk size
+ * keep the instruction rows of an instruction-level profile (MERGE reads
+ * always do).
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -59,6 +61,7 @@ static void read_profile(enum cgp_mode mode, size_t chunk, const uint8_t *data,
 		abort();
 	memset(&o, 0, sizeof o);
 	o.read_chunk = chunk;
+	o.keep_instrs = mode == CGP_MODE_ANNOTATE && chunk % 2;
 	cgp_profile_init(&p, mode);
 	rc = cgp_profile_read(&p, path, &o, &err);
 	check(rc, &err);

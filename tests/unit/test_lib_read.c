@@ -425,6 +425,81 @@ static void test_rules(void)
 	CHECK_EQ(m->summary, CGP_SUMMARY_ADD);
 	CHECK_EQ(d->summary, CGP_SUMMARY_LAST);
 	CHECK(a->events_at_once && !m->events_at_once && !d->events_at_once);
+	CHECK(!a->keep_instrs && m->keep_instrs && !d->keep_instrs);
+}
+
+/* An instruction-level profile: subpositions, objects keyed by (name,
+ * build-id), instruction rows kept on request, line tables as before. */
+static void test_instrs(void)
+{
+	static const char t[] =
+		"cmd: p\npositions: instr line\nevents: Ir Dr\n"
+		"fl=a.c\nfn=f\n0x10 3 1 0\n"            /* object ??? */
+		"ob=/x\n# build-id: 00ff\nfl=a.c\nfn=f\n"
+		"0x10 3 2 0\n+4 * 3 1\n-2 +1 4 0\n*\t* 5 0\n"
+		"ob=/x\n# build-id: 0100\nfl=a.c\nfn=f\n0x10 3 6 0\n"
+		"ob=/x\nfl=a.c\nfn=f\n16 3 7 0\n"
+		"summary: 28 1\n";
+	const char *path = put("i.cgout", t, sizeof t - 1);
+	struct cgp_profile p;
+	struct cgp_read_opts o;
+	struct cgp_error err = CGP_ERROR_INIT;
+	const struct cgp_cc *c;
+	const struct cgp_lines *r;
+	int64_t v[2];
+	struct cgp_lines l;
+
+	memset(&o, 0, sizeof o);
+	o.keep_instrs = 1;
+	cgp_profile_init(&p, CGP_MODE_ANNOTATE);
+	CHECKF(cgp_profile_read(&p, path, &o, &err) == 0, "instr read: %s", err.msg);
+	CHECK(p.instr && p.keep_instrs && p.in[0].instr);
+	/* Objects: ???, (/x, 00ff), (/x, 0100), (/x, none). */
+	CHECK_EQ(p.tab.nobj, 4);
+	CHECK_STR(p.tab.obj[0].name->s, "???");
+	CHECK(p.tab.obj[0].build_id == NULL);
+	CHECK_STR(p.tab.obj[1].name->s, "/x");
+	CHECK_STR(p.tab.obj[1].build_id->s, "00ff");
+	CHECK_STR(p.tab.obj[2].build_id->s, "0100");
+	CHECK(p.tab.obj[3].build_id == NULL && p.tab.obj[3].name == p.tab.obj[1].name);
+	c = find_cc(&p, "a.c", "f");
+	r = c ? c->instrs : NULL;
+	/* Rows: (3,???,0x10) (3,o1,0x10) (3,o1,0x14) (4,o1,0x12) (3,o2,0x10)
+	 * (3,o3,16); "* *" added to (4,o1,0x12). */
+	CHECKF(r && r->n == 6, "instr rows: %zu", r ? r->n : 0);
+	if (r && r->n == 6) {
+		CHECK(r->addr[1] == 0x10 && r->obj[1] == 1 && r->line[1] == 3);
+		CHECK(r->addr[2] == 0x14 && r->line[2] == 3);
+		CHECK(r->addr[3] == 0x12 && r->line[3] == 4);
+		cgp_lines_get(r, 3, v);
+		CHECKF(v[0] == 9, "\"* *\" adds to the previous position: %lld", (long long)v[0]);
+		CHECK(r->obj[4] == 2 && r->obj[5] == 3 && r->addr[5] == 16);
+	}
+	/* The line table sums the instructions of each line. */
+	CHECK(p.tab.file[0].lines.n == 2);
+	cgp_lines_get(&p.tab.file[0].lines, 0, v);
+	CHECKF(v[0] == 19 && v[1] == 1, "line 3: %lld", (long long)v[0]);
+	cgp_profile_release(&p);
+
+	/* Without keep_instrs nothing is kept; cg_merge keeps them. */
+	memset(&o, 0, sizeof o);
+	cgp_profile_init(&p, CGP_MODE_ANNOTATE);
+	CHECK(cgp_profile_read(&p, path, &o, &err) == 0);
+	c = find_cc(&p, "a.c", "f");
+	CHECK(c && !c->instrs && !p.keep_instrs);
+	cgp_profile_release(&p);
+	cgp_profile_init(&p, CGP_MODE_MERGE);
+	CHECK(cgp_profile_read(&p, path, &o, &err) == 0);
+	c = find_cc(&p, "a.c", "f");
+	CHECK(c && c->instrs && c->instrs->n == 6 && c->lines && c->lines->n == 2);
+	cgp_profile_release(&p);
+
+	/* One table holds one kind of row. */
+	memset(&l, 0, sizeof l);
+	v[0] = v[1] = 1;
+	CHECK_EQ(cgp_lines_add(&l, 2, 3, v, 1), 0);
+	CHECK_EQ(cgp_instrs_add(&l, 2, 3, 0, 0x10, v, 1), CGP_EUSAGE);
+	cgp_lines_release(&l);
 }
 
 static void test_subst(void)
@@ -487,6 +562,7 @@ int main(void)
 	RUN(test_reader_boundary);
 	RUN(test_modes);
 	RUN(test_rules);
+	RUN(test_instrs);
 	RUN(test_subst);
 	RUN(test_compare);
 	RUN(test_buf);
