@@ -35,6 +35,14 @@ struct ann {
 	 * section lists it, so that its source is annotated. */
 	unsigned char *selected;
 	int64_t *bucket[B_COUNT];   /* the Annotation summary's rows */
+
+	/* --inline, --asm, --debug-file-directory (ann_inline.c, ann_asm.c):
+	 * the profile is then read with its instruction rows, and its objects
+	 * are opened (objs, NULL otherwise). */
+	int inline_on, asm_on;
+	struct ann_asm_regex *asm_regex;  /* --asm=REGEX, or NULL */
+	const char *debug_dirs;           /* NULL: /usr/lib/debug */
+	struct ann_objects *objs;
 };
 
 /* Column widths of one table.  Per shown event: the count column is as
@@ -66,6 +74,26 @@ void report_summaries(struct ann *a);
 /* ann_source.c */
 void report_sources(struct ann *a);
 void report_annotation_summary(struct ann *a);
+
+/* ann_inline.c: the profile's objects, and --inline */
+void objects_open(struct ann *a);
+void objects_release(struct ann *a);
+/* Object i of the table (NULL if it could not be opened), and why it is
+ * not used for inline information (NULL if it is). */
+struct ann_obj *objects_get(const struct ann *a, size_t i);
+const char *objects_why(const struct ann *a, size_t i);
+void report_objects(struct ann *a);
+/* Charges instructions to the inlined functions they belong to. */
+void inline_apply(struct ann *a);
+/* After an annotated source line with counts: which function, or inlined
+ * function, each part of them belongs to (nothing unless some part is
+ * inlined code). */
+void inline_breakdown(struct ann *a, const struct cgp_file *f, int64_t line,
+		      const struct cols *c);
+/* ann_asm.c: --asm */
+const char *asm_set_regex(struct ann *a, const char *re, int *free_it);
+void report_asm(struct ann *a);
+void asm_release(struct ann *a);
 
 /* Checked sum a += b over nev events; dies on overflow. */
 void add_counts(int64_t *a, const int64_t *b, unsigned nev);

@@ -119,7 +119,7 @@ const struct ann_sym *ann_obj_symbols(const struct ann_obj *o, size_t *n);
 int ann_obj_code(struct ann_obj *o, uint64_t addr, const unsigned char **p,
 		 size_t *len, struct cgp_error *err);
 
-/* ---- Disassembly (ann_asm.c) ---- */
+/* ---- Disassembly (ann_disasm.c) ---- */
 
 /* A disassembler for one machine: Capstone, in AT&T syntax (objdump's). */
 struct ann_disasm;

@@ -296,6 +296,8 @@ static int print_range(struct annot *st, size_t first, int64_t lo, int64_t hi)
 		putchar(' ');
 		fwrite(line, 1, len, stdout);
 		putchar('\n');
+		if (first < x->n && x->row[first].line == j)
+			inline_breakdown(st->a, st->f, j, &st->c);
 	}
 	marker(hi);
 	return 1;

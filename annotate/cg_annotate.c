@@ -21,7 +21,8 @@ static const char usage_text[] =
 	"                   [--threshold N:[0,20]] [--show-percs | --no-show-percs]\n"
 	"                   [--show-percs=yes] [--show-percs=no]\n"
 	"                   [--annotate | --no-annotate] [--auto=yes] [--auto=no]\n"
-	"                   [--context N]\n"
+	"                   [--context N] [--inline {yes,no}] [--asm[=REGEX]]\n"
+	"                   [--debug-file-directory DIRS]\n"
 	"                   cachegrind-out-file [cachegrind-out-file ...]\n";
 
 static const char help_text[] =
@@ -54,11 +55,22 @@ static const char help_text[] =
 	"  --auto=yes            (deprecated) same as --annotate\n"
 	"  --auto=no             (deprecated) same as --no-annotate\n"
 	"  --context N           print N lines of context before and after annotated\n"
-	"                        lines (default: 8)\n";
+	"                        lines (default: 8)\n"
+	"  --inline {yes,no}     charge the cost of inlined code to the inlined\n"
+	"                        functions, as the objects' DWARF says (needs profiles\n"
+	"                        made with --dump-instr=yes; default: no)\n"
+	"  --asm[=REGEX]         annotated disassembly of the functions above the\n"
+	"                        threshold, or of those whose names match REGEX (needs\n"
+	"                        profiles made with --dump-instr=yes)\n"
+	"  --debug-file-directory DIRS\n"
+	"                        where --inline and --asm look for debug files by\n"
+	"                        build-id and .gnu_debuglink: folders separated by\n"
+	"                        ':' (default: /usr/lib/debug)\n";
 
 enum {
 	O_HELP, O_VERSION, O_DIFF, O_MODFL, O_MODFN, O_SHOW, O_SORT, O_THRESHOLD,
-	O_PERCS, O_PERCS_YES, O_PERCS_NO, O_ANNOTATE, O_AUTO_YES, O_AUTO_NO, O_CONTEXT
+	O_PERCS, O_PERCS_YES, O_PERCS_NO, O_ANNOTATE, O_AUTO_YES, O_AUTO_NO, O_CONTEXT,
+	O_INLINE, O_ASM, O_DEBUG_DIRS
 };
 
 /* Registration order matters: it is the order of "could match" lists. */
@@ -78,6 +90,9 @@ static const struct ap_opt options[] = {
 	{ { "--auto=yes", NULL, NULL }, 0, O_AUTO_YES },
 	{ { "--auto=no", NULL, NULL }, 0, O_AUTO_NO },
 	{ { "--context", NULL, NULL }, 1, O_CONTEXT },
+	{ { "--inline", NULL, NULL }, 1, O_INLINE },
+	{ { "--asm", NULL, NULL }, AP_OPT_EQ, O_ASM },
+	{ { "--debug-file-directory", NULL, NULL }, 1, O_DEBUG_DIRS },
 };
 
 static const struct ap_pos positionals[] = { { "cachegrind-out-file", 1 } };
@@ -96,6 +111,18 @@ static const char *invalid(const char *type, const char *value, int *free_it)
 	free(r);
 	*free_it = 1;
 	return b.s ? b.s : "invalid value";
+}
+
+/* argparse's message for a value outside choices=['yes', 'no']. */
+static const char *invalid_choice(const char *value, int *free_it)
+{
+	struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
+	char *r = py_repr(value);
+
+	cgp_buf_addf(&b, "invalid choice: %s (choose from 'yes', 'no')", r);
+	free(r);
+	*free_it = 1;
+	return b.s ? b.s : "invalid choice";
 }
 
 static const char *on_option(void *ctx, int id, const char *optstr,
@@ -157,6 +184,17 @@ static const char *on_option(void *ctx, int id, const char *optstr,
 		if (n < -((int64_t)1 << 60))
 			n = -((int64_t)1 << 60);
 		a->context = n;
+		break;
+	case O_INLINE:
+		if (strcmp(value, "yes") && strcmp(value, "no"))
+			return invalid_choice(value, free_it);
+		a->inline_on = !strcmp(value, "yes");
+		break;
+	case O_ASM:
+		a->asm_on = 1;
+		return value ? asm_set_regex(a, value, free_it) : NULL;
+	case O_DEBUG_DIRS:
+		a->debug_dirs = value;
 		break;
 	}
 	return NULL;
@@ -304,6 +342,10 @@ int main(int argc, char **argv)
 		fputs(usage_text, stderr);
 		die(1, "argument --diff: requires exactly two Cachegrind output files");
 	}
+	if (a.diff && (a.inline_on || a.asm_on))
+		ap_usage_error(&spec, "argument --diff: not allowed with %s: a diff is made "
+			       "per line (the addresses of two builds do not correspond)",
+			       a.inline_on ? "--inline=yes" : "--asm");
 
 	cgp_profile_init(&a.prof, CGP_MODE_ANNOTATE);
 	memset(&ro, 0, sizeof ro);
@@ -311,23 +353,40 @@ int main(int argc, char **argv)
 	ro.mod_fn = a.mod_fn;
 	ro.check_events = check_events;
 	ro.ctx = &a;
+	ro.keep_instrs = a.inline_on || a.asm_on;
 	for (i = 0; i < a.nfiles; i++) {
 		ro.negate = a.diff && i == 0;
 		if (cgp_profile_read(&a.prof, a.files[i], &ro, &err))
 			die_cgp(&err);
+		if (ro.keep_instrs && !a.prof.in[i].instr)
+			die(1, "%s needs instruction-level profiles (made with --dump-instr=yes): "
+			    "'%s' is line-level", a.inline_on ? "--inline=yes" : "--asm",
+			    a.files[i]);
 	}
 	a.nev = a.prof.nev;
 	a.summary = a.prof.summary;
 	for (b = 0; b < B_COUNT; b++)
 		a.bucket[b] = xcalloc(a.nev, sizeof *a.bucket[b]);
 
+	if (ro.keep_instrs) {
+		objects_open(&a);
+		if (a.inline_on)
+			inline_apply(&a);
+	}
+
 	metadata(&a);
+	if (a.objs)
+		report_objects(&a);
 	report_summaries(&a);
 	if (a.annotate) {
 		report_sources(&a);
 		report_annotation_summary(&a);
 	}
+	if (a.asm_on)
+		report_asm(&a);
 	finish_stdout();
+	asm_release(&a);
+	objects_release(&a);
 
 	for (b = 0; b < B_COUNT; b++)
 		free(a.bucket[b]);

@@ -7,8 +7,8 @@ ANN_OBJ_SOURCES = \
 	annotate/ann_dwarf.h \
 	annotate/ann_dwarf.c \
 	annotate/ann_demangle.c \
-	annotate/ann_asm.c
-ANN_OBJ_CFLAGS = $(LIBDW_CFLAGS) $(CAPSTONE_CFLAGS)
+	annotate/ann_disasm.c
+ANN_OBJ_CFLAGS = $(LIBDW_CFLAGS) $(CAPSTONE_CFLAGS) $(PCRE2_CFLAGS)
 ANN_OBJ_LIBS = $(LIBDW_LIBS) $(CAPSTONE_LIBS) $(LIBIBERTY_LIBS)
 
 bin_PROGRAMS += annotate/cg_annotate
@@ -18,6 +18,8 @@ annotate_cg_annotate_SOURCES = \
 	annotate/ann_cols.c \
 	annotate/ann_summary.c \
 	annotate/ann_source.c \
+	annotate/ann_inline.c \
+	annotate/ann_asm.c \
 	$(ANN_OBJ_SOURCES)
 annotate_cg_annotate_CPPFLAGS = -I$(top_srcdir)/lib
 annotate_cg_annotate_CFLAGS = $(HOST_WARN_CFLAGS) $(ANN_OBJ_CFLAGS)

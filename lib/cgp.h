@@ -321,6 +321,17 @@ struct cgp_table {
 	struct cgp_object *obj; size_t nobj, objcap;  /* first-seen order */
 };
 
+/* Index of the cost centre (file, fn): file is the name of one of t's file
+ * entries, fn the text fn[0..len) (interned here); the entry is created
+ * with zero totals if absent.  -1 without memory.  May move t->cc and the
+ * file's ccs.  (cg_annotate --inline adds inlined functions this way.) */
+long cgp_table_add_cc(struct cgp_table *t, const struct cgp_name *file,
+		      const char *fn, size_t len);
+/* Leaves the cost centres i with drop[i] set (drop: t->ncc flags) out of
+ * their files' lists and out of the functions' (they become CGP_CC_NOFN):
+ * for entries whose costs all went to others.  0, or -1 without memory. */
+int cgp_table_drop_ccs(struct cgp_table *t, const unsigned char *drop);
+
 /* ------------------------------------------------------------------------ */
 /* --mod-filename / --mod-funcname: Python re.sub with PCRE2               */
 /* ------------------------------------------------------------------------ */

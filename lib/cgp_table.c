@@ -558,6 +558,33 @@ long cgp_table_cc(struct cgp_table *t, struct cgp_name_ent *file,
 	return (long)t->ncc - 1;
 }
 
+long cgp_table_add_cc(struct cgp_table *t, const struct cgp_name *file,
+		      const char *fn, size_t len)
+{
+	struct cgp_name_ent *name = cgp_names_intern(&t->names, fn, len);
+
+	/* Every name of the table is the start of its entry. */
+	return name ? cgp_table_cc(t, (struct cgp_name_ent *)file, &name->name, 0) : -1;
+}
+
+int cgp_table_drop_ccs(struct cgp_table *t, const unsigned char *drop)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < t->nfile; i++) {
+		struct cgp_file *f = &t->file[i];
+		for (j = k = 0; j < f->nccs; j++)
+			if (!drop[f->ccs[j]])
+				f->ccs[k++] = f->ccs[j];
+		f->nccs = k;
+	}
+	for (i = 0; i < t->ncc; i++)
+		if (drop[i])
+			t->cc[i].flags |= CGP_CC_NOFN;
+	/* The flags are part of the key: the index must follow. */
+	return cc_reindex(t);
+}
+
 void cgp_table_release(struct cgp_table *t)
 {
 	size_t i;

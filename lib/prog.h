@@ -45,9 +45,14 @@ void *xrealloc(void *p, size_t n, size_t size);
  */
 struct ap_opt {
 	const char *names[3];  /* option strings, NULL-terminated */
-	int nargs;             /* 0 or 1 */
+	int nargs;             /* 0, 1 or AP_OPT_EQ */
 	int id;
 };
+
+/* nargs of an option whose value is optional and given only after "="
+ * ("--asm" or "--asm=REGEX"): never the next argument, which stays a
+ * positional.  The handler gets value NULL without one. */
+#define AP_OPT_EQ 2
 
 struct ap_pos {
 	const char *name;

@@ -390,7 +390,7 @@ static void take_optional(struct parser *ps)
 	if (expl) {
 		run_handler(s, ps->h, ps->ctx, o, optstr, expl);
 		ps->start++;
-	} else if (o->nargs == 0) {
+	} else if (o->nargs == 0 || o->nargs == AP_OPT_EQ) {
 		run_handler(s, ps->h, ps->ctx, o, optstr, NULL);
 		ps->start++;
 	} else if (ps->start + 1 < ps->n && ps->pat[ps->start + 1] == 'A') {

@@ -50,7 +50,7 @@ help_entries() {
             n = split(col, parts, ", ")
             for (k = 1; k <= n; k++) {
                 split(parts[k], w, " ")   # "-o FILE" -> "-o"
-                sub(/=.*/, "", w[1])      # "--repeat=N" -> "--repeat"
+                sub(/[[=].*/, "", w[1])   # "--repeat=N", "--asm[=RE]" -> "--repeat", "--asm"
                 opts = opts (opts == "" ? "" : " ") w[1]
             }
             text = desc
@@ -108,7 +108,7 @@ man_entries() {
             for (k = 1; k <= n; k++) {
                 if (w[k] !~ /^--?[A-Za-z0-9]/)
                     continue
-                sub(/=.*/, "", w[k])
+                sub(/[[=].*/, "", w[k])
                 opts = opts (opts == "" ? "" : " ") w[k]
             }
             next
