@@ -171,6 +171,41 @@ static int corrupt(struct cgp_error *err)
 
 /* ---- ELF files ---------------------------------------------------------- */
 
+/* Every section header can be read, and every section with contents lies
+ * within the file's size: a file cut short is said to be, rather than
+ * seen as a file without this or that section. */
+static int check_sections(Elf *elf, uint64_t size, struct cgp_error *err)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	size_t n, i;
+
+	/* libelf gives a file whose section headers lie past its end none. */
+	if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &n))
+		return -1;
+	if (eh.e_shoff && (eh.e_shoff > size ||
+			   (uint64_t)eh.e_shnum * eh.e_shentsize > size - eh.e_shoff))
+		return cgp_error_set(err, CGP_EPARSE,
+				     "cut short: its section headers end at byte %llu, "
+				     "the file has %llu",
+				     (unsigned long long)(eh.e_shoff +
+							  (uint64_t)eh.e_shnum * eh.e_shentsize),
+				     (unsigned long long)size);
+	for (i = 1; i < n; i++) {
+		if (!(scn = elf_getscn(elf, i)) || !gelf_getshdr(scn, &sh))
+			return -1;
+		if (sh.sh_type != SHT_NOBITS &&
+		    (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset))
+			return cgp_error_set(err, CGP_EPARSE,
+					     "cut short: its section %zu ends at byte %llu, "
+					     "the file has %llu", i,
+					     (unsigned long long)(sh.sh_offset + sh.sh_size),
+					     (unsigned long long)size);
+	}
+	return 0;
+}
+
 /* Opens path as an ELF file, read on demand. */
 static int elf_open(const char *path, int *fd, Elf **elf, struct cgp_error *err)
 {
@@ -182,7 +217,13 @@ static int elf_open(const char *path, int *fd, Elf **elf, struct cgp_error *err)
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0)
 		return cgp_error_sys(err, CGP_EIO, errno, "cannot open");
-	if (fstat(*fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (fstat(*fd, &st)) {
+		int e = cgp_error_sys(err, CGP_EIO, errno, "cannot read");
+		close(*fd);
+		*fd = -1;
+		return e;
+	}
+	if (!S_ISREG(st.st_mode)) {
 		close(*fd);
 		*fd = -1;
 		return cgp_error_set(err, CGP_EPARSE, "not a regular file");
@@ -197,9 +238,11 @@ static int elf_open(const char *path, int *fd, Elf **elf, struct cgp_error *err)
 		*fd = -1;
 		return e;
 	}
-	if (!gelf_getehdr(*elf, &eh) || elf_getshdrstrndx(*elf, &shstrndx)) {
-		int e = cgp_error_set(err, CGP_EPARSE, "cannot read its ELF: %s",
-				      elf_errmsg(-1));
+	if (!gelf_getehdr(*elf, &eh) || elf_getshdrstrndx(*elf, &shstrndx) ||
+	    check_sections(*elf, (uint64_t)st.st_size, err)) {
+		int e = err->msg ? err->code
+				 : cgp_error_set(err, CGP_EPARSE, "cannot read its ELF: %s",
+						 elf_errmsg(-1));
 		elf_end(*elf);
 		*elf = NULL;
 		close(*fd);

@@ -10,6 +10,7 @@ tests_inline_chains_CPPFLAGS = -I$(top_srcdir)/lib -I$(top_srcdir)/annotate
 tests_inline_chains_CFLAGS = $(HOST_WARN_CFLAGS) $(ANN_OBJ_CFLAGS)
 tests_inline_chains_LDADD = $(CGP_LDADD) $(ANN_OBJ_LIBS)
 
-TESTS += tests/inline/chains.test
-EXTRA_DIST += tests/inline/chains.test tests/inline/cmp-chains.awk \
+TESTS += tests/inline/chains.test tests/inline/objects.test
+EXTRA_DIST += tests/inline/chains.test tests/inline/objects.test \
+	tests/inline/cmp-chains.awk \
 	tests/inline/corpus
