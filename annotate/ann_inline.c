@@ -95,6 +95,9 @@ void objects_open(struct ann *a)
 	int64_t first_run = 0;
 	size_t i;
 
+	/* Only files of this machine are read: libdw, when this is set, may
+	 * ask a debuginfod server for some (dwz's alternate debug files). */
+	unsetenv("DEBUGINFOD_URLS");
 	for (i = 0; i < a->prof.nin; i++)
 		if (!first_run || a->prof.in[i].mtime_ns < first_run)
 			first_run = a->prof.in[i].mtime_ns;
