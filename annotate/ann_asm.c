@@ -249,11 +249,9 @@ static void line_marker(const char **pfile, int64_t *pline, const char *file,
 	fwrite(file, 1, flen, stdout);
 	printf(":%lld", (long long)line);
 	if (inl) {
-		char *d = ann_demangle(inl);
-		printf(" (%s [inlined into ", d ? d : inl);
+		printf(" (%s [inlined into ", inl);
 		fwrite(fn->s, 1, fn->len, stdout);
 		fputs("])", stdout);
-		free(d);
 	}
 	putchar('\n');
 }
@@ -275,7 +273,7 @@ static void dwarf_line(struct ann *a, size_t obj, struct ann_obj *o, uint64_t ad
 	*file = c->f[0].file;
 	*line = c->f[0].line;
 	if (a->inline_on && c->n > 1 && c->f[0].inlined)
-		*inl = c->f[0].fn;
+		*inl = ann_obj_frame_name(o, &c->f[0]);
 }
 
 /* One shown instruction: counts (or dots), address, text. */

@@ -86,6 +86,14 @@ struct ann_obj {
 	struct ranges units;  /* ranges of the units: index into u */
 	struct ann_sym *sym;
 	size_t nsym;
+	struct shown *shown;  /* ann_obj_frame_name()'s names, by DIE */
+	size_t nshown, shownmask;
+};
+
+/* A name as a report shows it, for the DIE at addr. */
+struct shown {
+	const void *addr;
+	char *name;
 };
 
 static void ranges_add(struct ranges *x, uint64_t lo, uint64_t hi, size_t idx)
@@ -627,6 +635,9 @@ void ann_obj_close(struct ann_obj *o)
 		free(o->u[i].fn);
 	}
 	free(o->u);
+	for (i = 0; o->shown && i <= o->shownmask; i++)
+		free(o->shown[i].name);
+	free(o->shown);
 	ranges_release(&o->units);
 	free(o->sym);
 	if (o->dw)
@@ -899,11 +910,134 @@ int ann_obj_chain(struct ann_obj *o, uint64_t addr, struct ann_chain *c,
 	 * frame outside it gets its call site. */
 	for (i = ninl; i-- > 0;) {
 		f->fn = die_name(&inl[i]);
+		f->die = inl[i];
 		f->inlined = 1;
 		f = chain_push(c);
 		call_site(u, &inl[i], f);
 	}
 	f->fn = die_name(&u->fn[r->idx]);
+	f->die = u->fn[r->idx];
 	free(inl);
 	return 1;
+}
+
+/* ---- names as a report shows them ---------------------------------------- */
+
+/* The DIE that holds d's DW_AT_name: d, its abstract origin or its
+ * specification (a bounded walk: corrupt DWARF could loop). */
+static void name_holder(Dwarf_Die *d)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die next;
+	int k;
+
+	for (k = 0; k < 8 && !dwarf_hasattr(d, DW_AT_name); k++) {
+		if (!dwarf_formref_die(dwarf_attr(d, DW_AT_abstract_origin, &a), &next) &&
+		    !dwarf_formref_die(dwarf_attr(d, DW_AT_specification, &a), &next))
+			return;
+		*d = next;
+	}
+}
+
+static char *shown_name(struct ann_obj *o, Dwarf_Die *die, int depth);
+
+/* "A::B::" for the scopes around d (namespaces, classes, and the function
+ * it is local to), appended to b.  GCC names no closure type: the class
+ * without a name around an operator() is shown as "<lambda>", any other
+ * as "<unnamed>". */
+static void add_scopes(struct ann_obj *o, Dwarf_Die *d, const char *base,
+		       struct cgp_buf *b, int depth)
+{
+	Dwarf_Die *sc = NULL;
+	int n = dwarf_getscopes_die(d, &sc), i, top = n;
+	char *fn;
+
+	/* sc[0] is d, sc[n - 1] its unit; find the outermost scope that
+	 * still names d: the first function going out, else the unit. */
+	for (i = 1; i < n; i++) {
+		int tag = dwarf_tag(&sc[i]);
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			top = i;
+			break;
+		}
+	}
+	for (i = top < n ? top : n - 1; i >= 1; i--) {
+		int tag = dwarf_tag(&sc[i]);
+		const char *name = dwarf_diename(&sc[i]);
+		if (i == top) {
+			if ((fn = shown_name(o, &sc[i], depth + 1))) {
+				cgp_buf_addf(b, "%s::", fn);
+				free(fn);
+			}
+		} else if (tag == DW_TAG_namespace) {
+			cgp_buf_addf(b, "%s::", name ? name : "(anonymous namespace)");
+		} else if (tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
+			   tag == DW_TAG_union_type) {
+			if (!name)
+				name = i == 1 && !strncmp(base, "operator()", 10) ? "<lambda>"
+										 : "<unnamed>";
+			cgp_buf_addf(b, "%s::", name);
+		}
+	}
+	free(sc);
+}
+
+/* The name of die as a report shows it; malloc'd, NULL if it has none. */
+static char *shown_name(struct ann_obj *o, Dwarf_Die *die, int depth)
+{
+	struct cgp_buf b = CGP_BUF_INIT(1 << 20);
+	Dwarf_Attribute a;
+	Dwarf_Die d = *die;
+	const char *name;
+
+	if ((name = dwarf_formstring(dwarf_attr_integrate(&d, DW_AT_linkage_name, &a))) ||
+	    (name = dwarf_formstring(dwarf_attr_integrate(&d, DW_AT_MIPS_linkage_name, &a))))
+		return ann_demangle(name);
+	name_holder(&d);
+	if (!(name = dwarf_diename(&d)))
+		return NULL;
+	if (depth < 8)
+		add_scopes(o, &d, name, &b, depth);
+	cgp_buf_adds(&b, name);
+	return b.s;
+}
+
+const char *ann_obj_frame_name(struct ann_obj *o, const struct ann_frame *f)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die key = f->die;
+	size_t i, h;
+
+	if (!f->fn)
+		return NULL;
+	/* Every inlined instance of a function has the same abstract origin:
+	 * one name, and one walk of its unit, per function. */
+	dwarf_formref_die(dwarf_attr(&key, DW_AT_abstract_origin, &a), &key);
+	if (!o->shown || 2 * (o->nshown + 1) > o->shownmask + 1) {
+		size_t cap = o->shown ? 2 * (o->shownmask + 1) : 256;
+		struct shown *t = xcalloc(cap, sizeof *t);
+		for (i = 0; o->shown && i <= o->shownmask; i++) {
+			if (!o->shown[i].addr)
+				continue;
+			h = ((uintptr_t)o->shown[i].addr >> 3) & (cap - 1);
+			while (t[h].addr)
+				h = (h + 1) & (cap - 1);
+			t[h] = o->shown[i];
+		}
+		free(o->shown);
+		o->shown = t;
+		o->shownmask = cap - 1;
+	}
+	for (h = ((uintptr_t)key.addr >> 3) & o->shownmask; o->shown[h].addr;
+	     h = (h + 1) & o->shownmask)
+		if (o->shown[h].addr == key.addr)
+			return o->shown[h].name;
+	o->shown[h].addr = key.addr;
+	o->shown[h].name = shown_name(o, &key, 0);
+	if (!o->shown[h].name)
+		o->shown[h].name = strdup(f->fn);
+	if (!o->shown[h].name)
+		die(1, "out of memory");
+	o->nshown++;
+	return o->shown[h].name;
 }

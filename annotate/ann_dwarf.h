@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <elfutils/libdw.h>
+
 #include "cgp.h"
 
 /*
@@ -35,6 +37,7 @@ struct ann_frame {
 	int64_t line;        /* 0: not known */
 	int inlined;         /* fn is an inlined instance, not the function
 				whose code this is */
+	Dwarf_Die die;       /* the function's DIE (valid when fn is set) */
 };
 
 /*
@@ -96,6 +99,15 @@ int ann_obj_machine(const struct ann_obj *o, int *bits);
  */
 int ann_obj_chain(struct ann_obj *o, uint64_t addr, struct ann_chain *c,
 		  struct cgp_error *err);
+
+/*
+ * The name a report shows for frame f: a linkage name demangled (as
+ * Valgrind spells names), else the DWARF's name qualified by its scopes:
+ * "std::__sort<...>", "main::<lambda(int, int)>::operator()" (GCC gives
+ * some functions, such as those of lambdas, no linkage name).  Owned by o
+ * (one string per function); NULL for a frame without a name.
+ */
+const char *ann_obj_frame_name(struct ann_obj *o, const struct ann_frame *f);
 
 /* A function symbol: [lo, hi), its name as the symbol table has it. */
 struct ann_sym {

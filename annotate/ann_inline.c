@@ -59,7 +59,7 @@ struct part {
 	size_t file;               /* index in the table's files */
 	int64_t line;
 	const struct cgp_name *fn; /* the profile's function */
-	const char *inl;           /* the inlined function (DWARF name), or NULL */
+	const char *inl;           /* the inlined function (its name as shown), or NULL */
 	const char *cfile;         /* its call site, or NULL */
 	int64_t cline;
 	size_t vi;                 /* its counts: v + vi * nev */
@@ -161,7 +161,8 @@ void objects_release(struct ann *a)
 /* What the chain of one instruction row says. */
 struct ins {
 	size_t cc, row;
-	const char *inl, *cfile;   /* innermost inlined function, its call site */
+	const char *inl, *cfile;   /* innermost inlined function (its name as
+				      shown, owned by its object), call site */
 	int64_t cline;
 };
 
@@ -200,7 +201,9 @@ static struct ins *chains(struct ann *a, size_t *nout)
 			}
 			in[n] = (struct ins){ i, r, NULL, NULL, 0 };
 			if (c.n > 1 && c.f[0].inlined) {
-				in[n].inl = c.f[0].fn ? c.f[0].fn : "??";
+				in[n].inl = ann_obj_frame_name(ob->o, &c.f[0]);
+				if (!in[n].inl)
+					in[n].inl = "??";
 				in[n].cfile = c.f[1].file;
 				in[n].cline = c.f[1].line;
 			}
@@ -217,16 +220,14 @@ static size_t inlined_cc(struct ann *a, size_t cc, const char *inl)
 {
 	struct cgp_table *t = &a->prof.tab;
 	struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
-	char *d = ann_demangle(inl);
 	long k;
 
-	if (!d || cgp_buf_addf(&b, "%s [inlined into %.*s]", d, (int)t->cc[cc].fn->len,
-			       t->cc[cc].fn->s))
+	if (cgp_buf_addf(&b, "%s [inlined into %.*s]", inl, (int)t->cc[cc].fn->len,
+			 t->cc[cc].fn->s))
 		die(1, "out of memory");
 	k = cgp_table_add_cc(t, t->cc[cc].file, b.s, b.len);
 	if (k < 0)
 		die(1, "out of memory");
-	free(d);
 	cgp_buf_release(&b);
 	return (size_t)k;
 }
@@ -451,12 +452,10 @@ void inline_breakdown(struct ann *a, const struct cgp_file *f, int64_t line,
 		put_cells(c, a, x->v + p[i].vi * a->nev, NULL);
 		fputs("   | ", stdout);
 		if (p[i].inl) {
-			char *d = ann_demangle(p[i].inl);
-			printf("%s [inlined into ", d ? d : p[i].inl);
+			printf("%s [inlined into ", p[i].inl);
 			fwrite(p[i].fn->s, 1, p[i].fn->len, stdout);
 			printf("], called at %s:%lld\n", p[i].cfile ? p[i].cfile : "??",
 			       (long long)p[i].cline);
-			free(d);
 		} else {
 			fwrite(p[i].fn->s, 1, p[i].fn->len, stdout);
 			putchar('\n');

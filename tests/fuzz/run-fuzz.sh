@@ -44,6 +44,9 @@ fi
 
 pcre_cflags=$(pkg-config --cflags libpcre2-8 2>/dev/null)
 pcre_libs=$(pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
+# cg_annotate's --inline and --asm (annotate/ann_dwarf.c and the others).
+obj_cflags=$(pkg-config --cflags libdw libelf capstone 2>/dev/null)
+obj_libs="$(pkg-config --libs libdw libelf capstone 2>/dev/null || echo -ldw -lelf -lcapstone) -liberty"
 out=$top_builddir/tests/fuzz/fuzz_parse
 mkdir -p "$top_builddir/tests/fuzz"
 lib=$top_srcdir/lib
@@ -84,14 +87,16 @@ san="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
     # shellcheck disable=SC2086
     "$cc" $san -I"$top_builddir" -I"$lib" $pcre_cflags -c "$lib"/cgp_*.c "$lib"/prog_*.c
 ) || exit 1
-for p in annotate/cg_annotate.c:annotate/ann_cols.c:annotate/ann_summary.c:annotate/ann_source.c \
-         merge/cg_merge.c diff/cg_diff.c; do
+ann=annotate/cg_annotate.c:annotate/ann_cols.c:annotate/ann_summary.c:annotate/ann_source.c
+ann=$ann:annotate/ann_inline.c:annotate/ann_asm.c:annotate/ann_dwarf.c
+ann=$ann:annotate/ann_demangle.c:annotate/ann_disasm.c
+for p in $ann merge/cg_merge.c diff/cg_diff.c; do
     srcs=
     for s in $(echo "$p" | tr ':' ' '); do srcs="$srcs $top_srcdir/$s"; done
     name=$(basename "${p%%:*}" .c)
     # shellcheck disable=SC2086
-    "$cc" $san -I"$top_builddir" -I"$lib" $pcre_cflags $srcs "$work"/obj/*.o \
-        $pcre_libs -lm -o "$work/bin/$name" || exit 1
+    "$cc" $san -I"$top_builddir" -I"$lib" $pcre_cflags $obj_cflags $srcs "$work"/obj/*.o \
+        $pcre_libs $obj_libs -lm -o "$work/bin/$name" || exit 1
 done
 cd "$work/run" || exit 1
 printf 'one\ntwo\nthree\n' >a.c
@@ -104,6 +109,7 @@ for f in $(ls -S "$work/corpus" | head -n 100); do
                "cg_annotate --threshold=0 --context=1 --show-percs=no p.cgout" \
                "cg_annotate --diff --mod-filename=s/^.*$/a.c/ p.cgout p.cgout" \
                "cg_annotate --mod-funcname=s/x*/-/g --context=-2 p.cgout" \
+               "cg_annotate --inline=yes --asm --threshold=0 p.cgout" \
                "cg_merge -o m.cgout p.cgout p.cgout" \
                "cg_diff --mod-filename=s/a/b/g p.cgout p.cgout"; do
         n=$((n + 1))
