@@ -11,6 +11,7 @@
 
 #include "cg_cc.h"
 #include "cg_config.h"
+#include "cg_objects.h"
 
 /*------------------------------------------------------------*/
 /*--- Memory for small objects                             ---*/
@@ -171,6 +172,9 @@ STATIC_ASSERT(COL_D1MW == COL_DW + 1 && COL_DLMW == COL_DW + 2);
 
 struct cg_layout cg_layout;
 
+/* --dump-instr: the cost centres are instructions (set by cg_cc_init). */
+static Bool dump_instr;
+
 static Bool cg_column_on(const struct cg_config *cfg, CgColumnId col)
 {
    switch (cg_columns[col].need) {
@@ -185,6 +189,7 @@ void cg_cc_init(const struct cg_config *cfg)
 {
    struct cg_layout *l = &cg_layout;
 
+   dump_instr = cfg->dump_instr;
    l->n_slots = 0;
    for (CgFold f = 0; f < CG_N_FOLDS; f++)
       l->fold_slot[f] = -1;
@@ -259,17 +264,21 @@ static CgLineCC *cg_lookup_cc(const HChar *file, const HChar *fn, Int line)
 static ULong stat_full_debugs, stat_file_line_debugs, stat_fn_debugs,
              stat_no_debugs;
 
-/* A scratch buffer for "<dir>/<file>"; owner: cg_get_lineCC. */
+/* A scratch buffer for "<dir>/<file>"; owner: cg_get_location. */
 static HChar *path_buf;
 static SizeT path_buf_size;
 
-CgLineCC *cg_get_lineCC(Addr addr)
+/* The (file, function, line) of the instruction at addr, from the debug
+   info current now, names interned: unknown file "???" with line 0,
+   unknown function "???"; the file is "<dir>/<file>" when the debug info
+   gives a directory. */
+static void cg_get_location(Addr addr, const HChar **file_key,
+                            const HChar **fn_key, Int *line_no)
 {
    const HChar *file, *dir, *fn;
    UInt line;
    DiEpoch ep = VG_(current_DiEpoch)();
    Bool have_line = VG_(get_filename_linenum)(ep, addr, &file, &dir, &line);
-   const HChar *file_key;
 
    if (!have_line) {
       file = "???";
@@ -283,9 +292,9 @@ CgLineCC *cg_get_lineCC(Addr addr)
          path_buf = VG_(realloc)("cg.main.pathbuf", path_buf, path_buf_size);
       }
       VG_(sprintf)(path_buf, "%s/%s", dir, file);
-      file_key = cg_intern(path_buf);
+      *file_key = cg_intern(path_buf);
    } else {
-      file_key = cg_intern(file);
+      *file_key = cg_intern(file);
    }
 
    /* Asked after the file name: the function-name string is only valid
@@ -302,19 +311,119 @@ CgLineCC *cg_get_lineCC(Addr addr)
       stat_fn_debugs++;
    else
       stat_no_debugs++;
+   *fn_key = cg_intern(fn);
+   *line_no = (Int)line;
+}
 
-   return cg_lookup_cc(file_key, cg_intern(fn), (Int)line);
+/* The line cost centre of the instruction at addr (created with zero
+   counts if new). */
+static CgLineCC *cg_get_lineCC(Addr addr)
+{
+   const HChar *file, *fn;
+   Int line;
+
+   cg_get_location(addr, &file, &fn, &line);
+   return cg_lookup_cc(file, fn, line);
+}
+
+/*------------------------------------------------------------*/
+/*--- Instruction cost centres (--dump-instr=yes)          ---*/
+/*------------------------------------------------------------*/
+
+/* One instruction: its object and address in it, then the cost centre
+   the rest of the tool sees, with the instruction's file, function and
+   line and its counters.  The instruction table links and returns the
+   CgLineCC part (whose chain link comes first, as the chained tables
+   need), so that block records, folding, the helpers' counter pointers
+   and the writer handle instructions exactly as lines; the object and
+   address are found back with cg_instr_of. */
+typedef struct {
+   const CgObject *obj;
+   Addr addr;                 /* in the object */
+   CgLineCC cc;               /* last: its counters follow */
+} CgInstrCC;
+
+static const CgInstrCC *cg_instr_of(const CgLineCC *cc)
+{
+   return (const CgInstrCC *)((const UChar *)cc
+                              - __builtin_offsetof(CgInstrCC, cc));
+}
+
+static UInt cg_hash_instr(const CgObject *obj, Addr addr)
+{
+   UWord h = (UWord)obj * 0x9E3779B1u ^ (UWord)addr * 0x85EBCA6Bu;
+   h ^= (h >> 16) >> 16;         /* the high half, on 64-bit hosts */
+   return (UInt)(h ^ (h >> 15));
+}
+
+static UInt cg_instr_hash_of(const void *e)
+{
+   const CgInstrCC *i = cg_instr_of(e);
+   return cg_hash_instr(i->obj, i->addr);
+}
+
+/* The instruction table.  Key: (object, address, file, fn, line) -- the
+   line too, so that an address whose debug information changes during
+   the run (a file mapped again) keeps each line's counts apart; owner of
+   the instruction cost centres (the pool's storage); never freed. */
+static CgChainTable instr_table = {
+   .first_size = 16384, .cost_centre = "cg.main.instrtab",
+   .hash_of = cg_instr_hash_of,
+};
+
+static CgLineCC *cg_get_instrCC(Addr a)
+{
+   const HChar *file, *fn;
+   Int line;
+   Addr addr;
+
+   cg_get_location(a, &file, &fn, &line);
+   const CgObject *obj = cg_object_of(a, &addr);
+   void **chain = cg_chain_of(&instr_table, cg_hash_instr(obj, addr));
+   for (CgLineCC *cc = *chain; cc; cc = cc->next) {
+      const CgInstrCC *i = cg_instr_of(cc);
+      if (i->obj == obj && i->addr == addr && cc->file == file
+          && cc->fn == fn && cc->line == line)
+         return cc;
+   }
+   CgInstrCC *i = cg_pool_alloc(sizeof *i + cg_layout.n_slots * sizeof(ULong));
+   i->obj = obj;
+   i->addr = addr;
+   i->cc.file = file;
+   i->cc.fn = fn;
+   i->cc.line = line;
+   cg_chain_link(&instr_table, chain, &i->cc);
+   return &i->cc;
+}
+
+CgLineCC *cg_get_cc(Addr addr)
+{
+   return dump_instr ? cg_get_instrCC(addr) : cg_get_lineCC(addr);
+}
+
+const CgObject *cg_cc_object(const CgLineCC *cc, Addr *addr)
+{
+   tl_assert(dump_instr);
+   const CgInstrCC *i = cg_instr_of(cc);
+   *addr = i->addr;
+   return i->obj;
+}
+
+/* The table of the cost centres that are written out. */
+static CgChainTable *cg_cc_table(void)
+{
+   return dump_instr ? &instr_table : &cc_table;
 }
 
 CgLineCC **cg_cc_all_lines(void)
 {
-   CgLineCC **v = VG_(malloc)("cg.main.sorted",
-                              (cc_table.count + 1) * sizeof *v);
+   const CgChainTable *t = cg_cc_table();
+   CgLineCC **v = VG_(malloc)("cg.main.sorted", (t->count + 1) * sizeof *v);
    UInt n = 0;
-   for (UInt b = 0; b < cc_table.size; b++)
-      for (CgLineCC *cc = cc_table.chains[b]; cc; cc = cc->next)
+   for (UInt b = 0; b < t->size; b++)
+      for (CgLineCC *cc = t->chains[b]; cc; cc = cc->next)
          v[n++] = cc;
-   tl_assert(n == cc_table.count);
+   tl_assert(n == t->count);
    return v;
 }
 
@@ -322,10 +431,12 @@ void cg_cc_totals(CgTotals *t)
 {
    const struct cg_layout *l = &cg_layout;
 
+   const CgChainTable *tab = cg_cc_table();
+
    for (CgColumnId c = 0; c < N_COLUMNS; c++)
       t->v[c] = 0;
-   for (UInt b = 0; b < cc_table.size; b++)
-      for (const CgLineCC *cc = cc_table.chains[b]; cc; cc = cc->next)
+   for (UInt b = 0; b < tab->size; b++)
+      for (const CgLineCC *cc = tab->chains[b]; cc; cc = cc->next)
          for (CgColumnId c = 0; c < N_COLUMNS; c++)
             if (l->slot[c] >= 0)
                t->v[c] += cc->c[l->slot[c]];
@@ -335,7 +446,7 @@ struct cg_cc_stats cg_cc_stats(void)
 {
    struct cg_cc_stats s = {
       stat_full_debugs, stat_file_line_debugs, stat_fn_debugs,
-      stat_no_debugs, str_table.count, cc_table.count
+      stat_no_debugs, str_table.count, cg_cc_table()->count
    };
    return s;
 }

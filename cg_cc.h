@@ -31,6 +31,7 @@
 #include "pub_tool_basics.h"
 
 #include "cg_config.h"
+#include "cg_objects.h"
 
 /* The columns, in the order of the output file's events: line. */
 typedef enum {
@@ -78,7 +79,9 @@ void *cg_pool_alloc(SizeT bytes);
 /* One source line of one function.  Key: (file, fn, line) with interned
    strings; owner: the line table (cg_cc.c); never freed.  Created at
    instrumentation time, so a translated but never executed line shows up
-   with zero counts. */
+   with zero counts.  With --dump-instr=yes every instruction has one of
+   its own instead (the unit of counting is then the instruction: see
+   cg_get_cc), which the instruction table owns. */
 typedef struct CgLineCC {
    struct CgLineCC *next;     /* the line table's chain */
    const HChar *file;
@@ -87,17 +90,24 @@ typedef struct CgLineCC {
    ULong c[0];                /* cg_layout.n_slots counters */
 } CgLineCC;
 
-/* The line cost centre of the instruction at addr, from the debug info
-   current now (created with zero counts if new): unknown file "???" with
-   line 0, unknown function "???".  The file is "<dir>/<file>" when the
-   debug info gives a directory. */
-CgLineCC *cg_get_lineCC(Addr addr);
+/* The cost centre of the instruction at addr, from the debug info
+   current now (created with zero counts if new): its line's (file,
+   function, line), or with --dump-instr=yes the instruction's own (its
+   object and address in it, and its file, function and line).  Unknown
+   file "???" with line 0, unknown function "???".  The file is
+   "<dir>/<file>" when the debug info gives a directory. */
+CgLineCC *cg_get_cc(Addr addr);
+
+/* With --dump-instr=yes: the object of the instruction cost centre cc and,
+   in *addr, its address in that object. */
+const CgObject *cg_cc_object(const CgLineCC *cc, Addr *addr);
 
 /* The counter of column col (which must be on) in cc. */
 ULong *cg_counter(CgLineCC *cc, CgColumnId col);
 
-/* All line cost centres, in no particular order: a new array of
-   cg_cc_stats().lines entries, which the caller frees. */
+/* All cost centres (lines, or instructions with --dump-instr=yes), in no
+   particular order: a new array of cg_cc_stats().lines entries, which the
+   caller frees. */
 CgLineCC **cg_cc_all_lines(void);
 
 /* Sums over all lines, indexed by CgColumnId (0 for columns that are
@@ -116,7 +126,7 @@ struct cg_cc_stats {
    ULong fn_debugs;           /* ... with the function only */
    ULong no_debugs;           /* ... with nothing */
    UInt strings;              /* interned names */
-   UInt lines;                /* line cost centres */
+   UInt lines;                /* cost centres (lines or instructions) */
 };
 struct cg_cc_stats cg_cc_stats(void);
 

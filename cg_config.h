@@ -22,11 +22,12 @@ struct cg_config {
    struct cg_cache_config I1;  /* --I1; CG_CACHE_UNSET when not given */
    struct cg_cache_config D1;  /* --D1 */
    struct cg_cache_config LL;  /* --LL (or --L2) */
+   Bool dump_instr;            /* --dump-instr */
 };
 
 /* The defaults, as the option help states them. */
 #define CG_CONFIG_DEFAULTS                                                 \
    { "cachegrind.out.%p", False, False, True,                              \
-     CG_CACHE_UNSET, CG_CACHE_UNSET, CG_CACHE_UNSET }
+     CG_CACHE_UNSET, CG_CACHE_UNSET, CG_CACHE_UNSET, False }
 
 #endif /* CG_CONFIG_H */

@@ -403,7 +403,7 @@ static const CgInstr *cg_setup_instr(CgState *cgs, Addr addr, UInt len)
    CgInstr *inode = &cgs->instrs[cgs->instr_i++];
    inode->addr = addr;
    inode->len = (UChar)len;
-   inode->cc = cg_get_lineCC(addr);
+   inode->cc = cg_get_cc(addr);
    inode->cc_index = cg_block_cc_index(cgs, inode->cc);
    return inode;
 }

@@ -12,7 +12,9 @@
    fini.  The work is done by the components, each with a small header:
 
       cg_cc        the pool, interned names, the counter layout, line
-                   cost centres, totals
+                   cost centres (instruction ones with --dump-instr=yes),
+                   totals
+      cg_objects   the object files of instruction cost centres
       cg_blocks    the records of each translated superblock: storage,
                    the table by guest address, folding
       cg_instrument  the instrumentation pass: events, groups, flushes
@@ -102,6 +104,7 @@ static Bool cg_process_cmd_line_option(const HChar *arg)
    else if VG_BOOL_CLO(arg, "--cache-sim", config.cache_sim) {}
    else if VG_BOOL_CLO(arg, "--branch-sim", config.branch_sim) {}
    else if VG_BOOL_CLO(arg, "--instr-at-start", config.instr_at_start) {}
+   else if VG_BOOL_CLO(arg, "--dump-instr", config.dump_instr) {}
    else
       return False;
    return True;
@@ -114,6 +117,7 @@ static void cg_print_usage(void)
 "    --cache-sim=yes|no               collect cache stats? [no]\n"
 "    --branch-sim=yes|no              collect branch prediction stats? [no]\n"
 "    --instr-at-start=yes|no          instrument at start? [yes]\n"
+"    --dump-instr=yes|no              write costs per instruction? [no]\n"
 "    --I1=<size>,<assoc>,<line_size>  set I1 cache manually\n"
 "    --D1=<size>,<assoc>,<line_size>  set D1 cache manually\n"
 "    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"

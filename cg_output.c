@@ -78,6 +78,16 @@ static void cg_out_u64(CgOut *o, ULong v)
    cg_out_bytes(o, s, (Int)(tmp + sizeof tmp - s));
 }
 
+static void cg_out_hex(CgOut *o, ULong v)
+{
+   HChar tmp[16];
+   Int n = 0;
+   do
+      tmp[sizeof tmp - ++n] = "0123456789abcdef"[v & 15];
+   while ((v >>= 4) != 0);
+   cg_out_bytes(o, tmp + sizeof tmp - n, n);
+}
+
 static void cg_out_line_number(CgOut *o, Int line)
 {
    if (line < 0) {
@@ -130,6 +140,8 @@ static void cg_write_header(CgOut *o)
       cg_out_str(o, " ");
       cg_out_str(o, *(HChar **)VG_(indexXA)(VG_(args_for_client), i));
    }
+   if (cfg->dump_instr)
+      cg_out_str(o, "\npositions: instr line");
    cg_out_str(o, "\nevents:");
    for (UInt c = 0; c < N_COLUMNS; c++)
       if (cg_layout.slot[c] >= 0) {
@@ -164,13 +176,79 @@ static Int cg_cmp_cc(const void *a, const void *b)
    return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* All n line cost centres sorted by (file, function, line); the caller
-   frees the array. */
+/* With --dump-instr=yes: by (file, function, object, address, line). */
+static Int cg_cmp_instr_cc(const void *a, const void *b)
+{
+   const CgLineCC *x = *(const CgLineCC *const *)a;
+   const CgLineCC *y = *(const CgLineCC *const *)b;
+   Addr xa, ya;
+   Int r;
+   if (x->file != y->file && (r = VG_(strcmp)(x->file, y->file)) != 0)
+      return r;
+   if (x->fn != y->fn && (r = VG_(strcmp)(x->fn, y->fn)) != 0)
+      return r;
+   if ((r = cg_object_cmp(cg_cc_object(x, &xa), cg_cc_object(y, &ya))) != 0)
+      return r;
+   if (xa != ya)
+      return xa < ya ? -1 : 1;
+   return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* All n cost centres sorted for the output; the caller frees the array. */
 static CgLineCC **cg_sorted_ccs(UInt n)
 {
    CgLineCC **v = cg_cc_all_lines();
-   VG_(ssort)(v, n, sizeof *v, cg_cmp_cc);
+   VG_(ssort)(v, n, sizeof *v, cfg->dump_instr ? cg_cmp_instr_cc : cg_cmp_cc);
    return v;
+}
+
+/* Where the instruction-level writer is: the object of its last ob= line,
+   whether a name line came since the last count line, and that count
+   line's address. */
+typedef struct {
+   const CgObject *obj;
+   Bool absolute;
+   Addr addr;
+} CgInstrPos;
+
+/* ob= and the build-id line when the object of cc changes; then the
+   instruction's address, absolute in hex after a name line, else relative
+   to the last count line's ("+N", "-N" or "*"; absolute when 2^31 or
+   more away, which a Callgrind reader reads into 32 bits), and a space.
+   Returns whether an ob= line was written. */
+static Bool cg_write_object(CgOut *o, const CgLineCC *cc, CgInstrPos *w)
+{
+   Addr addr;
+   const CgObject *obj = cg_cc_object(cc, &addr);
+   Bool new_obj = obj != w->obj;
+   if (new_obj) {
+      cg_out_str(o, "ob=");
+      cg_out_str(o, obj->path);
+      if (obj->build_id) {
+         cg_out_str(o, "\n# build-id: ");
+         cg_out_str(o, obj->build_id);
+      }
+      cg_out_str(o, "\n");
+      w->obj = obj;
+   }
+   w->addr = addr;
+   return new_obj;
+}
+
+static void cg_write_address(CgOut *o, CgInstrPos *w, Addr prev)
+{
+   Addr d = w->addr > prev ? w->addr - prev : prev - w->addr;
+   if (w->absolute || d >= (Addr)1 << 31) {
+      cg_out_str(o, "0x");
+      cg_out_hex(o, w->addr);
+   } else if (d == 0) {
+      cg_out_str(o, "*");
+   } else {
+      cg_out_str(o, w->addr > prev ? "+" : "-");
+      cg_out_u64(o, d);
+   }
+   cg_out_str(o, " ");
+   w->absolute = False;
 }
 
 /* Statistics of the last profile written (--stats=yes). */
@@ -184,6 +262,7 @@ static Int cg_write_profile(Int fd, const CgTotals *tot)
    UInt n_lines = cg_cc_stats().lines;
    CgLineCC **v = cg_sorted_ccs(n_lines);
    const HChar *file = NULL, *fn = NULL;
+   CgInstrPos w = { NULL, True, 0 };
 
    o->fd = fd;
    o->used = 0;
@@ -192,21 +271,27 @@ static Int cg_write_profile(Int fd, const CgTotals *tot)
    cg_write_header(o);
    for (UInt i = 0; i < n_lines; i++) {
       const CgLineCC *cc = v[i];
-      Bool new_file = cc->file != file;
-      if (new_file) {
+      Bool new_file = cc->file != file, new_fn = new_file || cc->fn != fn;
+      Addr prev = w.addr;
+      /* A Callgrind reader forgets the file and function at an ob=. */
+      Bool new_obj = cfg->dump_instr && cg_write_object(o, cc, &w);
+      if (new_file || new_obj) {
          file = cc->file;
          cg_out_str(o, "fl=");
          cg_out_str(o, file);
          cg_out_str(o, "\n");
-         stat_files_written++;
+         stat_files_written += new_file;
       }
-      if (new_file || cc->fn != fn) {
+      if (new_fn || new_obj) {
          fn = cc->fn;
          cg_out_str(o, "fn=");
          cg_out_str(o, fn);
          cg_out_str(o, "\n");
-         stat_fns_written++;
+         stat_fns_written += new_fn;
+         w.absolute = True;
       }
+      if (cfg->dump_instr)
+         cg_write_address(o, &w, prev);
       cg_out_line_number(o, cc->line);
       cg_write_counts(o, cc->c);
       stat_lines_written++;
