@@ -14,3 +14,9 @@ TESTS += tests/inline/chains.test tests/inline/objects.test
 EXTRA_DIST += tests/inline/chains.test tests/inline/objects.test \
 	tests/inline/cmp-chains.awk \
 	tests/inline/corpus
+
+# The tool's --dump-instr=yes profiles through --inline, --asm and cg_merge.
+if BUILD_TOOL
+TESTS += tests/inline/e2e.test
+endif
+EXTRA_DIST += tests/inline/e2e.test
