@@ -16,6 +16,7 @@ dist_doc_DATA += \
 	docs/manual/client-requests.md \
 	docs/manual/profile-format.md \
 	docs/manual/cg_annotate.md \
+	docs/manual/inline.md \
 	docs/manual/cg_merge.md \
 	docs/manual/cg_diff.md \
 	docs/manual/cg_run.md \
@@ -30,7 +31,8 @@ dist_manualexamples_DATA = \
 	docs/manual/examples/forkexec.c \
 	docs/manual/examples/forker.c \
 	docs/manual/examples/clock.c \
-	docs/manual/examples/crash.c
+	docs/manual/examples/crash.c \
+	docs/manual/examples/inline.cpp
 
 # The example program of the demo (build.sh demo) and of the manual.
 EXTRA_DIST += docs/examples/wordcount.c

@@ -35,6 +35,8 @@ for name in "$@"; do
         wordcount)          # ... and the program
             cp "$top_srcdir/docs/examples/wordcount.c" .
             gcc -g -O2 -o wordcount wordcount.c ;;
+        inline-cpp)         # the C++ example of inline.md
+            cp "$examples/inline.cpp" . ;;
         docs-examples)      # docs/examples/ of the source tree
             mkdir -p docs/examples
             cp "$top_srcdir/docs/examples/wordcount.c" docs/examples/ ;;
