@@ -328,14 +328,13 @@ static void one_fn(struct asm_rep *r, const struct afn *f, struct ann_disasm *d,
 	while (pos < hi && (nocode ? in < end : 1)) {
 		uint64_t at = pos;
 		const struct ains *here = in < end && in->addr == pos ? in : NULL;
-		size_t size = 0;
 		if (nocode) {
-			pos = in->addr;
+			at = pos = in->addr;
 			here = in;
 			snprintf(text, sizeof text, "(no code)");
 		} else if (!len) {
 			break;
-		} else if (!(size = ann_disasm_one(d, &code, &len, &pos, text, sizeof text))) {
+		} else if (!ann_disasm_one(d, &code, &len, &pos, text, sizeof text)) {
 			snprintf(text, sizeof text, "(bad)  .byte 0x%02x", code[0]);
 			code++, len--, pos++;
 		}
