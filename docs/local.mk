@@ -34,5 +34,10 @@ dist_manualexamples_DATA = \
 	docs/manual/examples/crash.c \
 	docs/manual/examples/inline.cpp
 
+# The manual's images, beside it.
+manualimagesdir = $(docdir)/images
+dist_manualimages_DATA = \
+	docs/manual/images/kcachegrind-machine-code.png
+
 # The example program of the demo (build.sh demo) and of the manual.
 EXTRA_DIST += docs/examples/wordcount.c

@@ -43,6 +43,7 @@ TOOLTEST_PROGS = \
 	tests/tool/progs/fnptr.c \
 	tests/tool/progs/forker.c \
 	tests/tool/progs/interp.c \
+	tests/tool/progs/jit.c \
 	tests/tool/progs/loops.c \
 	tests/tool/progs/matrix.c \
 	tests/tool/progs/memops.c \
@@ -75,7 +76,8 @@ TOOLTEST_FILES = \
 	tests/tool/filters/help.sed \
 	tests/tool/filters/keptwarnings.sed \
 	tests/tool/filters/nonzero.sed \
-	tests/tool/filters/version.sed
+	tests/tool/filters/version.sed \
+	tests/tool/instr2lines
 
 check_SCRIPTS += tests/tool/corpus.stamp $(TOOLTEST_DIFF) $(TOOLTEST_OTHER)
 TESTS += $(TOOLTEST_DIFF) $(TOOLTEST_OTHER)
@@ -114,6 +116,20 @@ tests_tool_dwarf_lines_CFLAGS = $(HOST_WARN_CFLAGS) $(LIBDW_CFLAGS)
 tests_tool_dwarf_lines_LDADD = $(LIBDW_LIBS)
 TESTS += tests/tool/dwarf-lines.test
 EXTRA_DIST += tests/tool/dwarf-lines.test
+
+# --dump-instr=yes: against --dump-instr=no on the differential corpus
+# (per-line totals and summaries identical), its addresses against
+# objdump -d and its build-ids against readelf -n, the companions' reports
+# of it against those of line-level profiles, KCachegrind's Machine Code
+# tab (skipped without KCachegrind and Xvfb).  They use the corpus that
+# tests/tool/corpus.stamp builds first.
+INSTR_TESTS = \
+	tests/tool/instr-lines.test \
+	tests/tool/instr-objects.test \
+	tests/tool/instr-companions.test \
+	tests/tool/kcachegrind.test
+TESTS += $(INSTR_TESTS)
+EXTRA_DIST += $(INSTR_TESTS)
 
 # The project's version in the companions, the banner, -v, --version and
 # --help (tests/tool/version.test).
