@@ -296,7 +296,9 @@ struct cgp_table {
 struct cgp_subst;  /* opaque, see cgp_subst.c */
 
 /* Parses "s/PATTERN/REPLACEMENT/FLAGS" (spec 10.6), compiles the pattern
- * and checks the replacement template.  Returns NULL with a message
+ * and checks the replacement template.  Another ASCII punctuation
+ * character than "/" may stand for the delimiter ("s|a|b|", an extension;
+ * "\|" is then a literal "|").  Returns NULL with a message
  * (CGP_EUSAGE) when the text is not of that form ("not of the form
  * s/regex/replacement/[gi]") or the regex or template is bad. */
 struct cgp_subst *cgp_subst_new(const char *expr, struct cgp_error *err);
@@ -304,6 +306,10 @@ struct cgp_subst *cgp_subst_new(const char *expr, struct cgp_error *err);
  * CGP_EUSAGE if matching fails (e.g. the match limit). */
 int cgp_subst_apply(const struct cgp_subst *x, const char *s, size_t n,
 		    struct cgp_buf *out, struct cgp_error *err);
+/* Makes then run on the result of first (and of whatever first already
+ * chains to); returns the chain's head (then, if first is NULL).  The
+ * chain owns then: cgp_subst_free() of the head frees all. */
+struct cgp_subst *cgp_subst_chain(struct cgp_subst *first, struct cgp_subst *then);
 void cgp_subst_free(struct cgp_subst *x);
 
 /* ------------------------------------------------------------------------ */

@@ -15,15 +15,23 @@ lib_libcgp_a_SOURCES = \
 	lib/cgp_read.c \
 	lib/cgp_write.c \
 	lib/cgp_subst.c \
-	lib/cgp_cmp.c
+	lib/cgp_cmp.c \
+	lib/cgp_model.h \
+	lib/cgp_model.c \
+	lib/cgp_expr.c \
+	lib/cgp_norm.c \
+	lib/cgp_gate.c \
+	lib/cgp_json.c
 lib_libcgp_a_CPPFLAGS = -I$(top_srcdir)/lib $(PCRE2_CFLAGS)
 lib_libcgp_a_CFLAGS = $(HOST_WARN_CFLAGS)
 
 lib_libcgprog_a_SOURCES = \
 	lib/prog.h \
 	lib/prog_die.c \
-	lib/prog_args.c
-lib_libcgprog_a_CPPFLAGS = -I$(top_srcdir)/lib
+	lib/prog_args.c \
+	lib/prog_report.h \
+	lib/prog_report.c
+lib_libcgprog_a_CPPFLAGS = -I$(top_srcdir)/lib $(PCRE2_CFLAGS)
 lib_libcgprog_a_CFLAGS = $(HOST_WARN_CFLAGS)
 
 # What a companion program links with.

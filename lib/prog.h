@@ -58,6 +58,11 @@ struct ap_spec {
 	const char *usage;     /* usage block printed before errors */
 	const struct ap_opt *opts; size_t nopts;
 	const struct ap_pos *pos; size_t npos;
+	/* Options from this index on are matched by their full name only,
+	 * never as abbreviations, so that the options added to upstream's do
+	 * not change what upstream's abbreviations mean (0: every option may
+	 * be abbreviated). */
+	size_t nabbrev;
 };
 
 /* Called once per option occurrence, in command-line order, with the

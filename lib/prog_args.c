@@ -158,6 +158,12 @@ static int neg_number(const char *a)
 	return !*p;
 }
 
+/* How many options, from the first, may be abbreviated. */
+static size_t nabbrev(const struct ap_spec *s)
+{
+	return s->nabbrev ? s->nabbrev : s->nopts;
+}
+
 /* argparse's _parse_optional. */
 static void classify(const struct ap_spec *s, const char *arg, struct item *it)
 {
@@ -198,7 +204,7 @@ static void classify(const struct ap_spec *s, const char *arg, struct item *it)
 		prefix = eq ? strndup(arg, (size_t)(eq - arg)) : strdup(arg);
 		if (!prefix)
 			die(1, "out of memory");
-		for (i = 0; i < s->nopts; i++)
+		for (i = 0; i < nabbrev(s); i++)
 			for (j = 0; j < 3 && s->opts[i].names[j]; j++)
 				if (!strncmp(s->opts[i].names[j], prefix, strlen(prefix))) {
 					if (!nmatch++)
@@ -209,7 +215,7 @@ static void classify(const struct ap_spec *s, const char *arg, struct item *it)
 		prefix = strdup(arg);
 		if (!prefix)
 			die(1, "out of memory");
-		for (i = 0; i < s->nopts; i++)
+		for (i = 0; i < nabbrev(s); i++)
 			for (j = 0; j < 3 && s->opts[i].names[j]; j++) {
 				const char *n = s->opts[i].names[j];
 				if (strlen(n) == 2 && !strncmp(n, arg, 2)) {
@@ -226,7 +232,7 @@ static void classify(const struct ap_spec *s, const char *arg, struct item *it)
 	if (nmatch > 1) {
 		/* List every candidate, in registration order. */
 		struct cgp_buf b = CGP_BUF_INIT(1 << 20);
-		for (i = 0; i < s->nopts; i++)
+		for (i = 0; i < nabbrev(s); i++)
 			for (j = 0; j < 3 && s->opts[i].names[j]; j++) {
 				const char *n = s->opts[i].names[j];
 				int m = arg[1] == '-' ? !strncmp(n, prefix, strlen(prefix))

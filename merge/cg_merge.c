@@ -43,7 +43,7 @@ static const struct ap_opt options[] = {
 static const struct ap_pos positionals[] = { { "cachegrind-out-file", 1 } };
 
 static const struct ap_spec spec = {
-	usage_text, options, sizeof options / sizeof options[0], positionals, 1
+	usage_text, options, sizeof options / sizeof options[0], positionals, 1, 0
 };
 
 /* The output file while it is being written; removed if we die. */
