@@ -19,7 +19,10 @@ static const char usage_text[] =
 	"                   [--threshold N:[0,20]] [--show-percs | --no-show-percs]\n"
 	"                   [--show-percs=yes] [--show-percs=no]\n"
 	"                   [--annotate | --no-annotate] [--auto=yes] [--auto=no]\n"
-	"                   [--context N]\n"
+	"                   [--context N] [--normalize LIST] [--derive NAME=FORMULA]\n"
+	"                   [--fail-above [SCOPE:]EVENT:LIMIT] [--show-old-new]\n"
+	"                   [--source-prefix-map OLD=NEW] [--json] [--json-lines]\n"
+	"                   [--width N]\n"
 	"                   cachegrind-out-file [cachegrind-out-file ...]\n";
 
 static const char help_text[] =
@@ -52,12 +55,41 @@ static const char help_text[] =
 	"  --auto=yes            (deprecated) same as --annotate\n"
 	"  --auto=no             (deprecated) same as --no-annotate\n"
 	"  --context N           print N lines of context before and after annotated\n"
-	"                        lines (default: 8)\n";
+	"                        lines (default: 8)\n"
+	"  --normalize LIST      fold function-name suffixes that differ between builds:\n"
+	"                        rust (hash suffixes), clones (.constprop.N, .isra.N,\n"
+	"                        .part.N, .cold, .lto_priv.N); comma-separated\n"
+	"  --derive NAME=FORMULA\n"
+	"                        a derived event over the recorded ones, e.g.\n"
+	"                        Cycles=Ir+10*I1mr+100*ILmr, usable in --show, --sort\n"
+	"                        and --fail-above; repeatable\n"
+	"  --fail-above [SCOPE:]EVENT:LIMIT\n"
+	"                        with --diff: exit with status 3 if EVENT grew by more\n"
+	"                        than LIMIT (Ir:+0.5% of the old total, or Ir:+20000;\n"
+	"                        SCOPE is fn=REGEX or fl=REGEX); repeatable\n"
+	"  --show-old-new        with --diff: old, new, delta and change columns in the\n"
+	"                        file:function and function:file tables\n"
+	"  --source-prefix-map OLD=NEW\n"
+	"                        read the source files whose names start with OLD from\n"
+	"                        NEW instead; repeatable\n"
+	"  --json                write a JSON report instead of the text\n"
+	"  --json-lines          with --json: add the counts of every source line\n"
+	"  --width N             width of the table of changes (default: the\n"
+	"                        terminal's)\n"
+	"\n"
+	"Exit status: 0 success, 1 error, 2 bad command line, 3 a --fail-above limit\n"
+	"exceeded.\n";
 
 enum {
 	O_HELP, O_VERSION, O_DIFF, O_MODFL, O_MODFN, O_SHOW, O_SORT, O_THRESHOLD,
-	O_PERCS, O_PERCS_YES, O_PERCS_NO, O_ANNOTATE, O_AUTO_YES, O_AUTO_NO, O_CONTEXT
+	O_PERCS, O_PERCS_YES, O_PERCS_NO, O_ANNOTATE, O_AUTO_YES, O_AUTO_NO, O_CONTEXT,
+	O_NORMALIZE, O_DERIVE, O_FAIL, O_OLD_NEW, O_PREFIX_MAP, O_JSON, O_JSON_LINES,
+	O_WIDTH
 };
+
+/* Upstream's options (abbreviations allowed), then ours (full names
+ * only, spec.nabbrev). */
+#define N_UPSTREAM_OPTS 15
 
 /* Registration order matters: it is the order of "could match" lists. */
 static const struct ap_opt options[] = {
@@ -76,12 +108,21 @@ static const struct ap_opt options[] = {
 	{ { "--auto=yes", NULL, NULL }, 0, O_AUTO_YES },
 	{ { "--auto=no", NULL, NULL }, 0, O_AUTO_NO },
 	{ { "--context", NULL, NULL }, 1, O_CONTEXT },
+	{ { "--normalize", NULL, NULL }, 1, O_NORMALIZE },
+	{ { "--derive", NULL, NULL }, 1, O_DERIVE },
+	{ { "--fail-above", NULL, NULL }, 1, O_FAIL },
+	{ { "--show-old-new", NULL, NULL }, 0, O_OLD_NEW },
+	{ { "--source-prefix-map", NULL, NULL }, 1, O_PREFIX_MAP },
+	{ { "--json", NULL, NULL }, 0, O_JSON },
+	{ { "--json-lines", NULL, NULL }, 0, O_JSON_LINES },
+	{ { "--width", NULL, NULL }, 1, O_WIDTH },
 };
 
 static const struct ap_pos positionals[] = { { "cachegrind-out-file", 1 } };
 
 static const struct ap_spec spec = {
-	usage_text, options, sizeof options / sizeof options[0], positionals, 1
+	usage_text, options, sizeof options / sizeof options[0], positionals, 1,
+	N_UPSTREAM_OPTS
 };
 
 /* Message "invalid <type> value: <repr>" (argparse's wording). */
@@ -126,6 +167,7 @@ static const char *on_option(void *ctx, int id, const char *optstr,
 		if (cgp_parse_float(value, &d) || !(d >= 0 && d <= 20))
 			return invalid("threshold", value, free_it);
 		a->threshold = d;
+		a->threshold_given = 1;
 		break;
 	case O_PERCS:
 		a->percs = strncmp(optstr, "--no-", 5) != 0;
@@ -155,6 +197,36 @@ static const char *on_option(void *ctx, int id, const char *optstr,
 		if (n < -((int64_t)1 << 60))
 			n = -((int64_t)1 << 60);
 		a->context = n;
+		break;
+	case O_NORMALIZE:
+		return rep_option(&a->rep, REP_NORMALIZE, value, free_it);
+	case O_DERIVE:
+		return rep_option(&a->rep, REP_DERIVE, value, free_it);
+	case O_FAIL:
+		return rep_option(&a->rep, REP_FAIL_ABOVE, value, free_it);
+	case O_WIDTH:
+		return rep_option(&a->rep, REP_WIDTH, value, free_it);
+	case O_OLD_NEW:
+		a->old_new = 1;
+		break;
+	case O_JSON:
+		a->rep.json = 1;
+		break;
+	case O_JSON_LINES:
+		a->json_lines = 1;
+		break;
+	case O_PREFIX_MAP:
+		if (!strchr(value, '=') || *value == '=') {
+			char *r = py_repr(value);
+			struct cgp_buf b = CGP_BUF_INIT(1 << 20);
+			cgp_buf_addf(&b, "invalid value %s (OLD=NEW, OLD not empty)", r);
+			free(r);
+			*free_it = b.s != NULL;
+			return b.s ? b.s : "invalid value (OLD=NEW)";
+		}
+		a->prefix_map = xrealloc(a->prefix_map, a->nprefix_map + 1,
+					 sizeof *a->prefix_map);
+		a->prefix_map[a->nprefix_map++] = (char *)value;
 		break;
 	}
 	return NULL;
@@ -206,12 +278,27 @@ static unsigned *all_events(unsigned nev, unsigned *n)
 static int check_events(void *ctx, char **events, unsigned nev, struct cgp_error *err)
 {
 	struct ann *a = ctx;
-	unsigned *idx, n;
+	unsigned *idx, n, k;
 	int rc;
 
 	free(a->show);
 	free(a->sort);
 	a->show = a->sort = NULL;
+	/* The columns: the recorded events, then the derived ones. */
+	if (a->rep.der.n && (rc = cgp_derives_bind(&a->rep.der, events, nev, err)))
+		return rc;
+	free(a->events);
+	free(a->ratio);
+	a->events = xmalloc(nev + a->rep.der.n, sizeof *a->events);
+	a->ratio = xcalloc(nev + a->rep.der.n, 1);
+	memcpy(a->events, events, nev * sizeof *events);
+	for (k = 0; k < a->rep.der.n; k++) {
+		a->events[nev + k] = a->rep.der.d[k].name;
+		a->ratio[nev + k] = (unsigned char)a->rep.der.d[k].ratio;
+	}
+	a->nrec = nev;
+	events = a->events;
+	nev += a->rep.der.n;
 	if (a->show_arg) {
 		if ((rc = resolve(a->show_arg, "--show", events, nev, &idx, &n, err)))
 			return rc;
@@ -273,11 +360,62 @@ static void metadata(const struct ann *a)
 				printf("Command %zu:        %s\n", i + 1, p->in[i].cmd);
 		}
 	put_events_line("Events recorded:  ", p->events, NULL, p->nev);
-	put_events_line("Events shown:     ", p->events, a->show, a->nshow);
-	put_events_line("Event sort order: ", p->events, a->sort, a->nsort);
+	put_events_line("Events shown:     ", a->events, a->show, a->nshow);
+	put_events_line("Event sort order: ", a->events, a->sort, a->nsort);
 	cgp_fmt_pyfloat(thr, a->threshold);
 	printf("Threshold:        %s%%\n", thr);
 	printf("Annotation:       %s\n\n", a->annotate ? "on" : "off");
+}
+
+/* The options that only make sense together: usage errors. */
+static void check_combinations(const struct ann *a)
+{
+	if (a->rep.nlimits && !a->diff)
+		ap_usage_error(&spec, "argument --fail-above: needs --diff (two profiles "
+				      "to compare)");
+	if (a->old_new && !a->diff)
+		ap_usage_error(&spec, "argument --show-old-new: needs --diff");
+	if (a->json_lines && !a->rep.json)
+		ap_usage_error(&spec, "argument --json-lines: needs --json");
+}
+
+/* With derived events: every cost centre's values and the summary,
+ * extended with the derived columns. */
+static void extend_values(struct ann *a)
+{
+	const struct cgp_table *t = &a->prof.tab;
+	int64_t *s;
+	size_t i;
+
+	if (a->nev == a->nrec) {
+		a->summary = a->prof.summary;
+		return;
+	}
+	a->ccv = xmalloc(t->ncc * a->nev + 1, sizeof *a->ccv);
+	for (i = 0; i < t->ncc; i++) {
+		int64_t *v = a->ccv + i * a->nev;
+		memcpy(v, t->cc[i].total, a->nrec * sizeof *v);
+		derive(a, v);
+	}
+	s = xmalloc(a->nev, sizeof *s);
+	memcpy(s, a->prof.summary, a->nrec * sizeof *s);
+	derive(a, s);
+	a->summary = s;
+}
+
+/* --diff: the totals after the first file, which are minus its counts. */
+static void snapshot(struct ann *a)
+{
+	const struct cgp_table *t = &a->prof.tab;
+	unsigned nev = a->prof.nev;
+	size_t i;
+
+	a->nsnap = t->ncc;
+	a->snap = xmalloc(t->ncc * nev + 1, sizeof *a->snap);
+	for (i = 0; i < t->ncc; i++)
+		memcpy(a->snap + i * nev, t->cc[i].total, nev * sizeof *a->snap);
+	a->snap_summary = xmalloc(nev, sizeof *a->snap_summary);
+	memcpy(a->snap_summary, a->prof.summary, nev * sizeof *a->snap_summary);
 }
 
 int main(int argc, char **argv)
@@ -286,7 +424,9 @@ int main(int argc, char **argv)
 	struct cgp_error err = CGP_ERROR_INIT;
 	struct cgp_read_opts ro;
 	size_t i, count;
-	int b;
+	int b, need_model;
+	long exceeded = 0;
+	FILE *real_stdout = NULL;
 
 	prog_init(argv[0]);
 	prog_stdout_init();
@@ -302,6 +442,9 @@ int main(int argc, char **argv)
 		fputs(usage_text, stderr);
 		die(1, "argument --diff: requires exactly two Cachegrind output files");
 	}
+	check_combinations(&a);
+	a.mod_fn = rep_fn_chain(&a.rep, a.mod_fn);
+	need_model = a.rep.json || a.rep.nlimits || a.old_new;
 
 	cgp_profile_init(&a.prof, CGP_MODE_ANNOTATE);
 	memset(&ro, 0, sizeof ro);
@@ -314,27 +457,60 @@ int main(int argc, char **argv)
 		ro.negate = a.diff && i == 0;
 		if (cgp_profile_read(&a.prof, a.files[i], &ro, &err))
 			die_cgp(&err);
+		if (a.diff && i == 0 && need_model)
+			snapshot(&a);
 	}
-	a.nev = a.prof.nev;
-	a.summary = a.prof.summary;
+	a.nev = a.nrec + a.rep.der.n;
+	extend_values(&a);
 	for (b = 0; b < B_COUNT; b++)
 		a.bucket[b] = xcalloc(a.nev, sizeof *a.bucket[b]);
+	if (need_model)
+		model_build(&a);
+	if (a.rep.nlimits &&
+	    (exceeded = cgp_gate_eval(&a.model, a.rep.limits, a.rep.nlimits, &err)) < 0)
+		die_cgp(&err);
 
+	/* The JSON report is written after the text one has run into a sink:
+	 * it computes the annotation summary (and checks it), and nothing
+	 * reaches standard output before the whole report is known. */
+	if (a.rep.json) {
+		fflush(stdout);
+		real_stdout = stdout;
+		stdout = sink_stream();
+	}
 	metadata(&a);
 	report_summaries(&a);
 	if (a.annotate) {
 		report_sources(&a);
 		report_annotation_summary(&a);
 	}
+	if (a.rep.json) {
+		fclose(stdout);
+		stdout = real_stdout;
+		report_json(&a);
+	} else if (a.rep.nlimits) {
+		report_gate(&a, &exceeded);
+	}
 	finish_stdout();
 
 	for (b = 0; b < B_COUNT; b++)
 		free(a.bucket[b]);
+	if (a.have_model)
+		cgp_model_release(&a.model);
+	if (a.summary != a.prof.summary)
+		free((int64_t *)a.summary);
+	free(a.ccv);
+	free(a.snap);
+	free(a.snap_summary);
 	free(a.show);
 	free(a.sort);
+	free(a.events);
+	free(a.ratio);
 	free(a.files);
+	free(a.prefix_map);
 	cgp_profile_release(&a.prof);
 	cgp_subst_free(a.mod_fl);
 	cgp_subst_free(a.mod_fn);
-	return 0;
+	rep_release(&a.rep);
+	return exceeded ? EXIT_LIMIT : 0;
 }

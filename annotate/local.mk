@@ -7,8 +7,9 @@ annotate_cg_annotate_SOURCES = \
 	annotate/cg_annotate.c \
 	annotate/ann_cols.c \
 	annotate/ann_summary.c \
-	annotate/ann_source.c
-annotate_cg_annotate_CPPFLAGS = -I$(top_srcdir)/lib
+	annotate/ann_source.c \
+	annotate/ann_model.c
+annotate_cg_annotate_CPPFLAGS = -I$(top_srcdir)/lib $(PCRE2_CFLAGS)
 annotate_cg_annotate_CFLAGS = $(HOST_WARN_CFLAGS)
 annotate_cg_annotate_LDADD = $(CGP_LDADD)
 man_MANS += annotate/cg_annotate.1

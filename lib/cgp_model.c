@@ -310,22 +310,18 @@ void cgp_model_sort(struct cgp_model *m, const unsigned *sort, unsigned nsort)
 		qsort(m->func[i].rows, m->func[i].nrows, sizeof(size_t), cmp_member);
 }
 
-size_t cgp_model_fmt(const struct cgp_model *m, unsigned k, int64_t v, int commas,
-		     char *buf)
+size_t cgp_fmt_ratio(char *buf, int64_t v, int commas)
 {
-	size_t n, i;
+	size_t n, i = 0;
 	char t[40];
 	uint64_t a;
 
-	if (!m->ratio[k])
-		return commas ? cgp_fmt_commas(buf, v) : cgp_fmt_int(buf, v);
 	if (v == CGP_NA) {
 		memcpy(buf, "n/a", 4);
 		return 3;
 	}
 	a = mag(v);
 	n = commas ? cgp_fmt_commas(t, (int64_t)(a / 1000)) : cgp_fmt_int(t, (int64_t)(a / 1000));
-	i = 0;
 	if (v < 0)
 		buf[i++] = '-';
 	memcpy(buf + i, t, n);
@@ -336,6 +332,14 @@ size_t cgp_model_fmt(const struct cgp_model *m, unsigned k, int64_t v, int comma
 	buf[i++] = (char)('0' + a % 10);
 	buf[i] = '\0';
 	return i;
+}
+
+size_t cgp_model_fmt(const struct cgp_model *m, unsigned k, int64_t v, int commas,
+		     char *buf)
+{
+	if (!m->ratio[k])
+		return commas ? cgp_fmt_commas(buf, v) : cgp_fmt_int(buf, v);
+	return cgp_fmt_ratio(buf, v, commas);
 }
 
 void cgp_model_release(struct cgp_model *m)

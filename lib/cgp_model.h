@@ -162,6 +162,8 @@ void cgp_model_release(struct cgp_model *m);
  * returns the length (buf >= 40 bytes). */
 size_t cgp_model_fmt(const struct cgp_model *m, unsigned k, int64_t v, int commas,
 		     char *buf);
+/* The same for a value in thousandths. */
+size_t cgp_fmt_ratio(char *buf, int64_t v, int commas);
 
 /* ------------------------------------------------------------------------ */
 /* Regression limits (cgp_gate.c)                                           */
