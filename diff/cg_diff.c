@@ -46,8 +46,8 @@ static const char help_text[] =
 	"  --fail-above [SCOPE:]EVENT:LIMIT\n"
 	"                        exit with status 3 if EVENT grew by more than LIMIT\n"
 	"                        (Ir:+0.5% of the old total, or Ir:+20000; SCOPE is\n"
-	"                        fn=REGEX or fl=REGEX); repeatable; the verdicts go to\n"
-	"                        stderr, or to stdout with -o FILE\n"
+	"                        fn=REGEX, fl=REGEX or each-fn=REGEX); repeatable; the\n"
+	"                        verdicts go to stderr, or to stdout with -o FILE\n"
 	"  --json                write a JSON report on stdout instead of the profile\n"
 	"  -o FILE               write the diff profile to FILE\n"
 	"  --width N             width of the table of changes (default: the\n"
@@ -195,7 +195,7 @@ int main(int argc, char **argv)
 	prog_stdout_init();
 	ap_parse(&spec, argc, argv, on_option, NULL, &files, counts);
 	mod_fn = rep_fn_chain(&rep, mod_fn);
-	model = rep.json || rep.nlimits;
+	model = rep.json || rep.nlimits || rep.der.n;
 	memset(&ro, 0, sizeof ro);
 	ro.mode = CGP_MODE_DIFF;
 	ro.mod_fl = mod_fl;

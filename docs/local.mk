@@ -19,7 +19,8 @@ dist_doc_DATA += \
 	docs/manual/cg_diff.md \
 	docs/manual/cg_run.md \
 	docs/manual/simulation.md \
-	docs/manual/differences.md
+	docs/manual/differences.md \
+	docs/report.schema.json
 
 manualexamplesdir = $(docdir)/examples
 dist_manualexamples_DATA = \

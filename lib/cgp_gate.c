@@ -75,16 +75,21 @@ int cgp_limit_parse(struct cgp_limit *l, const char *spec, struct cgp_error *err
 	ev = c1;
 	if (c1 > spec) {
 		/* A scope before EVENT. */
-		size_t n = (size_t)(c1 - 1 - spec);
-		if (n < 3 || (memcmp(spec, "fn=", 3) && memcmp(spec, "fl=", 3))) {
+		size_t n = (size_t)(c1 - 1 - spec), k = 3;
+		if (n >= 8 && !memcmp(spec, "each-fn=", 8)) {
+			l->scope = 'e';
+			k = 8;
+		} else if (n >= 3 && (!memcmp(spec, "fn=", 3) || !memcmp(spec, "fl=", 3))) {
+			l->scope = spec[1] == 'n' ? 'n' : 'l';
+		} else {
 			struct cgp_buf b = CGP_BUF_INIT(1 << 20);
-			cgp_buf_addf(&b, "bad scope '%.*s' (fn=REGEX or fl=REGEX)", (int)n, spec);
+			cgp_buf_addf(&b, "bad scope '%.*s' (fn=REGEX, fl=REGEX or each-fn=REGEX)",
+				     (int)n, spec);
 			rc = bad(err, spec, b.s ? b.s : "bad scope");
 			cgp_buf_release(&b);
 			return rc;
 		}
-		l->scope = spec[1] == 'n' ? 'n' : 'l';
-		if (!(l->regex = strndup(spec + 3, n - 3)))
+		if (!(l->regex = strndup(spec + k, n - k)))
 			return cgp_error_set(err, CGP_ENOMEM, "out of memory");
 	}
 	if (ev == c2) {
@@ -151,10 +156,11 @@ static i128 pow10_128(unsigned n)
 static int in_scope(const struct cgp_limit *l, const struct cgp_mrow *r,
 		    pcre2_match_data *md)
 {
-	const struct cgp_name *n = l->scope == 'n' ? r->fn : r->file;
+	int byfn = l->scope != 'l';
+	const struct cgp_name *n = byfn ? r->fn : r->file;
 	int rc;
 
-	if (r->flags & (l->scope == 'n' ? CGP_CC_NOFN : CGP_CC_NOFILE))
+	if (r->flags & (byfn ? CGP_CC_NOFN : CGP_CC_NOFILE))
 		return 0;
 	rc = pcre2_match(l->re, (PCRE2_SPTR)n->s, n->len, 0, 0, md, NULL);
 	if (rc == PCRE2_ERROR_NOMATCH)
@@ -229,6 +235,62 @@ static int find_col(const struct cgp_model *m, struct cgp_limit *l, struct cgp_e
 	return CGP_EUSAGE;
 }
 
+/* Is old -> new beyond x?  *allowed set to the limit in the event's units. */
+static int beyond(const struct cgp_model *m, const struct cgp_limit *x, int64_t old,
+		  int64_t delta, int64_t *allowed)
+{
+	i128 unit = m->ratio[x->col] ? 1000 : 1, p10 = pow10_128(x->scale), lhs, rhs, base;
+
+	if (x->percent) {
+		base = old < 0 ? -(i128)old : (i128)old;
+		lhs = (i128)delta * 100 * p10;
+		rhs = (i128)x->mant * base;
+		*allowed = (int64_t)(rhs / (100 * p10));
+	} else {
+		lhs = (i128)delta * p10;
+		rhs = (i128)x->mant * unit;
+		*allowed = (int64_t)(rhs / p10);
+	}
+	return lhs > rhs;
+}
+
+/* each-fn=: the limit holds for every matching function separately; the
+ * result is that of the worst one (the first exceeding one with the
+ * biggest change, or without any, the biggest change). */
+static int each_fn(const struct cgp_model *m, struct cgp_limit *x, struct cgp_error *err)
+{
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(x->re, NULL);
+	size_t i;
+	int best_ex = -1;
+
+	if (!md)
+		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
+	x->worst = -1;
+	for (i = 0; i < m->nrow; i++) {
+		const int64_t *v = m->row[i].v;
+		int64_t o = v[x->col], nw = v[m->ncol + x->col], d = v[2 * m->ncol + x->col], al;
+		int in = in_scope(x, &m->row[i], md), ex;
+		if (in < 0) {
+			pcre2_match_data_free(md);
+			return bad(err, x->spec, "the regular expression failed (match limit)");
+		}
+		if (!in)
+			continue;
+		x->nmatch++;
+		if (m->ratio[x->col] && (o == CGP_NA || nw == CGP_NA))
+			continue;   /* no value to compare */
+		ex = beyond(m, x, o, d, &al);
+		if (x->worst < 0 || ex > best_ex || (ex == best_ex && d > x->delta)) {
+			x->worst = (long)i;
+			best_ex = ex;
+			x->old = o, x->new = nw, x->delta = d, x->allowed = al;
+			x->exceeded = ex;
+		}
+	}
+	pcre2_match_data_free(md);
+	return 0;
+}
+
 long cgp_gate_eval(const struct cgp_model *m, struct cgp_limit *l, size_t n,
 		   struct cgp_error *err)
 {
@@ -243,7 +305,13 @@ long cgp_gate_eval(const struct cgp_model *m, struct cgp_limit *l, size_t n,
 			return rc;
 	for (i = 0; i < n; i++) {
 		struct cgp_limit *x = &l[i];
-		i128 unit = m->ratio[x->col] ? 1000 : 1, p10 = pow10_128(x->scale), lhs, rhs, base;
+		if (x->scope == 'e') {
+			if ((rc = each_fn(m, x, err)))
+				return rc;
+			exceeded += x->exceeded;
+			continue;
+		}
+		x->worst = -1;
 		if ((rc = scope_values(m, x, err)))
 			return rc;
 		if (x->old == CGP_NA && m->ratio[x->col])
@@ -256,17 +324,7 @@ long cgp_gate_eval(const struct cgp_model *m, struct cgp_limit *l, size_t n,
 			return cgp_error_set(err, CGP_EOVERFLOW,
 					     "--fail-above=%s: the change exceeds the 64-bit range",
 					     x->spec);
-		if (x->percent) {
-			base = x->old < 0 ? -(i128)x->old : (i128)x->old;
-			lhs = (i128)x->delta * 100 * p10;
-			rhs = (i128)x->mant * base;
-			x->allowed = (int64_t)(rhs / (100 * p10));
-		} else {
-			lhs = (i128)x->delta * p10;
-			rhs = (i128)x->mant * unit;
-			x->allowed = (int64_t)(rhs / p10);
-		}
-		x->exceeded = lhs > rhs;
+		x->exceeded = beyond(m, x, x->old, x->delta, &x->allowed);
 		exceeded += x->exceeded;
 	}
 	return exceeded;
@@ -428,7 +486,16 @@ static void put_verdict(struct cgp_buf *b, const struct cgp_model *m,
 		pc[0] = '\0';
 	cgp_buf_addf(b, "%s  %s", x->exceeded ? "EXCEEDED" : "ok      ", x->spec);
 	if (x->scope)
-		cgp_buf_addf(b, " (%zu function%s)", x->nmatch, x->nmatch == 1 ? "" : "s");
+		cgp_buf_addf(b, " (%zu function%s", x->nmatch, x->nmatch == 1 ? "" : "s");
+	if (x->scope && x->worst >= 0) {
+		const struct cgp_mrow *r = &m->row[x->worst];
+		cgp_buf_adds(b, ", worst ");
+		cgp_buf_add(b, r->file->s, r->file->len);
+		cgp_buf_add(b, ":", 1);
+		cgp_buf_add(b, r->fn->s, r->fn->len);
+	}
+	if (x->scope)
+		cgp_buf_add(b, ")", 1);
 	cgp_buf_addf(b, ": old %s, new %s, change %s%s%s, limit %s%s\n", o, nw,
 		     x->delta > 0 ? "+" : "", d, pc, x->allowed >= 0 ? "+" : "", a);
 }

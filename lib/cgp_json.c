@@ -386,10 +386,21 @@ static void gate(struct cgp_json *j, const struct cgp_model *m,
 		cgp_json_key(j, "scope");
 		if (x->scope) {
 			cgp_json_obj(j);
-			cgp_json_key(j, x->scope == 'n' ? "fn" : "fl");
+			cgp_json_key(j, x->scope == 'n' ? "fn" : x->scope == 'l' ? "fl" : "each_fn");
 			cgp_json_cstr(j, x->regex);
 			cgp_json_key(j, "matched");
 			cgp_json_int(j, (int64_t)x->nmatch);
+			if (x->scope == 'e') {
+				cgp_json_key(j, "worst");
+				if (x->worst >= 0) {
+					cgp_json_obj(j);
+					name_member(j, "file", m->row[x->worst].file);
+					name_member(j, "function", m->row[x->worst].fn);
+					cgp_json_end(j, '}');
+				} else {
+					cgp_json_null(j);
+				}
+			}
 			cgp_json_end(j, '}');
 		} else {
 			cgp_json_null(j);

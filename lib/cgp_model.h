@@ -170,14 +170,17 @@ size_t cgp_fmt_ratio(char *buf, int64_t v, int commas);
 /* ------------------------------------------------------------------------ */
 
 /*
- * --fail-above=[fn=REGEX:|fl=REGEX:]EVENT:LIMIT, LIMIT ::= [+|-]DECIMAL[%]
+ * --fail-above=[SCOPE:]EVENT:LIMIT, LIMIT ::= [+|-]DECIMAL[%],
+ * SCOPE ::= fn=REGEX | fl=REGEX | each-fn=REGEX
  * A percentage is of the old total of what the limit covers (its
  * magnitude); otherwise LIMIT is in the event's units.  A limit is
- * exceeded when new - old > the allowed change, compared exactly.
+ * exceeded when new - old > the allowed change, compared exactly.  fn=
+ * and fl= add up the functions (files) whose names the regex finds;
+ * each-fn= holds the limit to every such function on its own.
  */
 struct cgp_limit {
 	char *spec;                /* as given */
-	int scope;                 /* 0 all, 'n' functions, 'l' files */
+	int scope;                 /* 0 all, 'n' functions, 'l' files, 'e' each function */
 	char *regex;               /* scope regex, or NULL */
 	void *re;                  /* its compiled pcre2_code */
 	char *event;
@@ -189,6 +192,7 @@ struct cgp_limit {
 	int64_t old, new, delta;
 	int64_t allowed;           /* the limit in the event's units, rounded down */
 	size_t nmatch;             /* rows the scope matched */
+	long worst;                /* each-fn=: the row of the result, or -1 */
 	int exceeded;
 };
 
