@@ -187,7 +187,7 @@ static void section(struct ann *a, int by_fn, double tcount)
 		putchar(' ');
 		fwrite(g[i].name->s, 1, g[i].name->len, stdout);
 		putchar(':');
-		if (nr == 1 && g[i].nrows == 1) {
+		if (nr == 1 && !memcmp(m->row[only].v, g[i].v, 3 * m->ncol * sizeof *g[i].v)) {
 			const struct cgp_name *x = by_fn ? m->row[only].file : m->row[only].fn;
 			fwrite(x->s, 1, x->len, stdout);
 			puts("\n");

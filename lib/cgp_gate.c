@@ -423,6 +423,8 @@ void cgp_gate_cells(const struct cgp_model *m, const int64_t *v, unsigned k,
 		len = (size_t)snprintf(cell[3], 48, "n/a");
 	else if (o == 0)
 		len = (size_t)snprintf(cell[3], 48, "%s", d ? "new" : "");
+	else if (d == 0)
+		len = (size_t)snprintf(cell[3], 48, "0.0%%");
 	else
 		len = (size_t)snprintf(cell[3], 48, "%+.1f%%",
 				       (double)d * 100.0 / (o < 0 ? -(double)o : (double)o));
