@@ -22,7 +22,7 @@ set -eu
 
 PACKAGES="gcc g++ make autoconf automake pkg-config valgrind gcc-multilib
 g++-multilib libc6-dev libpcre2-dev libelf-dev libdw-dev clang
-libclang-rt-14-dev time bzip2 sqlite3 file strace"
+libclang-rt-14-dev time bzip2 sqlite3 file strace jq python3-jsonschema"
 
 here=$(cd "$(dirname "$0")" && pwd -P)
 cd "$here"

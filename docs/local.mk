@@ -20,7 +20,7 @@ dist_doc_DATA += \
 	docs/manual/cg_run.md \
 	docs/manual/simulation.md \
 	docs/manual/differences.md \
-	docs/report.schema.json
+	docs/manual/report.schema.json
 
 manualexamplesdir = $(docdir)/examples
 dist_manualexamples_DATA = \

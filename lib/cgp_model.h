@@ -11,7 +11,7 @@
  * the profiles they read, which the new presentations render: the
  * regression gate (verdicts and the ranked table of changes), the
  * old/new/delta tables of `cg_annotate --diff --show-old-new`, and the JSON
- * document (docs/report.schema.json).  A later HTML report is meant to
+ * document (docs/manual/report.schema.json).  A later HTML report is meant to
  * render from it too.
  *
  * Its columns are the recorded events, then the derived ones
@@ -266,7 +266,7 @@ struct cgp_json_info {
 
 #define CGP_JSON_SCHEMA_VERSION 1
 
-/* The whole document (schema in docs/report.schema.json), written to o
+/* The whole document (schema in docs/manual/report.schema.json), written to o
  * and flushed: 0 or cgp_out_flush()'s CGP_EIO, CGP_ENOMEM. */
 int cgp_json_report(struct cgp_out *o, const struct cgp_model *m,
 		    const struct cgp_json_info *info, struct cgp_error *err);

@@ -18,7 +18,7 @@
 #   check: ...                             /bin/sh command run afterwards in
 #                                          the case folder; must succeed
 #   json: yes                              stdout must be one JSON document
-#                                          that docs/report.schema.json
+#                                          that docs/manual/report.schema.json
 #                                          accepts (tests/cli/json-check; the
 #                                          case is skipped, with the reason,
 #                                          without python3-jsonschema)
@@ -138,7 +138,7 @@ for case in "$@"; do
     fi
     skipped=
     if [ -f "$w/.expect/json" ]; then
-        "$here/json-check" "$top_srcdir/docs/report.schema.json" "$w/.expect/out" \
+        "$here/json-check" "$top_srcdir/docs/manual/report.schema.json" "$w/.expect/out" \
             2>"$w/.expect/json.err"
         case $? in
             0) ;;
