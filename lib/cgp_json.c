@@ -156,12 +156,39 @@ void cgp_json_cstr(struct cgp_json *j, const char *s)
 	cgp_json_str(j, s, strlen(s));
 }
 
+/* A short scalar with its separator, in one piece (the hot path: the
+ * counts of big reports). */
+static void scalar(struct cgp_json *j, const char *t, size_t n)
+{
+	char local[80], *b = local;
+	size_t k = 0;
+	int direct = j->o->len + sizeof local <= sizeof j->o->buf;
+
+	if (direct)   /* straight into the output buffer: one copy less */
+		b = j->o->buf + j->o->len;
+
+	if (j->first[j->depth] == 2 || j->first[j->depth] == 1) {
+		int was = j->first[j->depth];
+		j->first[j->depth] = 0;
+		if (was == 1 && j->depth >= 1 && j->depth <= 2)
+			b[k++] = '\n';
+	} else {
+		b[k++] = ',';
+		if (j->depth >= 1 && j->depth <= 2)
+			b[k++] = '\n';
+	}
+	memcpy(b + k, t, n);
+	if (direct)
+		j->o->len += k + n;
+	else
+		put(j, b, k + n);
+}
+
 void cgp_json_int(struct cgp_json *j, int64_t v)
 {
 	char b[32];
 
-	vsep(j);
-	put(j, b, cgp_fmt_int(b, v));
+	scalar(j, b, cgp_fmt_int(b, v));
 }
 
 void cgp_json_bool(struct cgp_json *j, int v)
@@ -184,8 +211,7 @@ void cgp_json_val(struct cgp_json *j, const struct cgp_model *m, unsigned k, int
 		cgp_json_null(j);
 		return;
 	}
-	vsep(j);
-	put(j, b, cgp_model_fmt(m, k, v, 0, b));
+	scalar(j, b, cgp_model_fmt(m, k, v, 0, b));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -371,7 +397,12 @@ static void gate(struct cgp_json *j, const struct cgp_model *m,
 {
 	size_t i, *idx = NULL;
 	long nr, nex = 0;
+	unsigned *cols = malloc((info->nlimits + 1) * sizeof *cols), ncols, c;
 
+	if (!cols) {
+		*nomem = 1;
+		return;
+	}
 	key_obj(j, "gate");
 	for (i = 0; i < info->nlimits; i++)
 		nex += info->limits[i].exceeded != 0;
@@ -423,18 +454,33 @@ static void gate(struct cgp_json *j, const struct cgp_model *m,
 	}
 	cgp_json_end(j, ']');
 	nr = cgp_gate_ranked(m, info->limits, info->nlimits, &idx);
+	ncols = cgp_gate_columns(info->limits, info->nlimits, cols);
 	if (nr < 0)
 		*nomem = 1;
+	key_arr(j, "events");
+	for (c = 0; c < ncols; c++)
+		cgp_json_cstr(j, m->events[cols[c]]);
+	cgp_json_end(j, ']');
+	/* Every function whose gated values changed, biggest change first,
+	 * with the values of the gated events only ("events" above): the
+	 * full rows are in the tables. */
 	key_arr(j, "changes");
 	for (i = 0; nr > 0 && i < (size_t)nr; i++) {
 		const struct cgp_mrow *r = &m->row[idx[i]];
+		int s;
 		cgp_json_obj(j);
 		name_member(j, "file", r->file);
 		name_member(j, "function", r->fn);
-		counts(j, m, r->v);
+		for (s = 0; s < 3; s++) {
+			key_arr(j, s == 0 ? "old" : s == 1 ? "new" : "delta");
+			for (c = 0; c < ncols; c++)
+				cgp_json_val(j, m, cols[c], cgp_mval(m, r->v, s, cols[c]));
+			cgp_json_end(j, ']');
+		}
 		cgp_json_end(j, '}');
 	}
 	cgp_json_end(j, ']');
+	free(cols);
 	cgp_json_end(j, '}');
 	free(idx);
 }

@@ -217,6 +217,9 @@ int cgp_gate_text(struct cgp_buf *b, const struct cgp_model *m,
  * returns nothing. */
 void cgp_gate_cells(const struct cgp_model *m, const int64_t *v, unsigned k,
 		    char cell[4][48]);
+/* The gated columns, each once, in the order of the limits, into cols
+ * (n entries); returns their number. */
+unsigned cgp_gate_columns(const struct cgp_limit *l, size_t n, unsigned *cols);
 /* The row indices of the ranked table (every row whose gated values
  * changed), malloc'd in *out; their number, or -1 without memory. */
 long cgp_gate_ranked(const struct cgp_model *m, const struct cgp_limit *l,
