@@ -38,8 +38,8 @@ lib_libcgprog_a_CFLAGS = $(HOST_WARN_CFLAGS)
 CGP_LDADD = lib/libcgprog.a lib/libcgp.a $(PCRE2_LIBS) -lm
 
 # Unit tests of the library (host C).
-check_PROGRAMS += tests/unit/test_lib_num tests/unit/test_lib_read
-TESTS += tests/unit/test_lib_num tests/unit/test_lib_read
+check_PROGRAMS += tests/unit/test_lib_num tests/unit/test_lib_read tests/unit/test_lib_model
+TESTS += tests/unit/test_lib_num tests/unit/test_lib_read tests/unit/test_lib_model
 tests_unit_test_lib_num_SOURCES = tests/unit/test_lib_num.c tests/unit/test_lib.h
 tests_unit_test_lib_num_CPPFLAGS = -I$(top_srcdir)/lib
 tests_unit_test_lib_num_CFLAGS = $(HOST_WARN_CFLAGS)
@@ -48,6 +48,11 @@ tests_unit_test_lib_read_SOURCES = tests/unit/test_lib_read.c tests/unit/test_li
 tests_unit_test_lib_read_CPPFLAGS = -I$(top_srcdir)/lib
 tests_unit_test_lib_read_CFLAGS = $(HOST_WARN_CFLAGS)
 tests_unit_test_lib_read_LDADD = lib/libcgp.a $(PCRE2_LIBS) -lm
+
+tests_unit_test_lib_model_SOURCES = tests/unit/test_lib_model.c tests/unit/test_lib.h
+tests_unit_test_lib_model_CPPFLAGS = -I$(top_srcdir)/lib
+tests_unit_test_lib_model_CFLAGS = $(HOST_WARN_CFLAGS)
+tests_unit_test_lib_model_LDADD = lib/libcgp.a $(PCRE2_LIBS) -lm
 
 # The companions' documentation (design, decisions, benchmark figures).
 EXTRA_DIST += docs/companions.md
