@@ -75,7 +75,8 @@ echo "run-fuzz.sh: no failure"
 
 # Second phase: the three programs themselves, built with ASan and UBSan,
 # on (at most 100 of) the inputs the fuzzer kept, with options that reach
-# every report section; each must exit 0, 1 or 2 without a sanitizer report.
+# every report section, the model and the JSON writer; each must exit 0, 1
+# or 2 without a sanitizer report (the limits hold: a file against itself).
 phase2=$(date +%s)
 mkdir "$work/bin" "$work/run" "$work/obj"
 san="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
@@ -85,7 +86,7 @@ san="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
     # shellcheck disable=SC2086
     "$cc" $san -I"$top_builddir" -I"$lib" $pcre_cflags -c "$lib"/cgp_*.c "$lib"/prog_*.c
 ) || exit 1
-for p in annotate/cg_annotate.c:annotate/ann_cols.c:annotate/ann_summary.c:annotate/ann_source.c \
+for p in annotate/cg_annotate.c:annotate/ann_cols.c:annotate/ann_summary.c:annotate/ann_source.c:annotate/ann_model.c \
          merge/cg_merge.c diff/cg_diff.c; do
     srcs=
     for s in $(echo "$p" | tr ':' ' '); do srcs="$srcs $top_srcdir/$s"; done
@@ -106,7 +107,10 @@ for f in $(ls -S "$work/corpus" | head -n 100); do
                "cg_annotate --diff --mod-filename=s/^.*$/a.c/ p.cgout p.cgout" \
                "cg_annotate --mod-funcname=s/x*/-/g --context=-2 p.cgout" \
                "cg_merge -o m.cgout p.cgout p.cgout" \
-               "cg_diff --mod-filename=s/a/b/g p.cgout p.cgout"; do
+               "cg_diff --mod-filename=s/a/b/g p.cgout p.cgout" \
+               "cg_annotate --json --json-lines --normalize=rust,clones p.cgout" \
+               "cg_annotate --diff --show-old-new --fail-above=each-fn=.:Ir:+0 --json p.cgout p.cgout" \
+               "cg_diff --json --fail-above=Ir:+0% --fail-above=fn=a:Ir:0 p.cgout p.cgout"; do
         n=$((n + 1))
         # shellcheck disable=SC2086
         timeout 20 "$work/bin/"$cmd >out 2>err
