@@ -32,15 +32,29 @@ static void put(struct cgp_json *j, const char *s, size_t n)
 	cgp_out_add(j->o, s, n);
 }
 
-/* Before a value: the comma, and a newline in the outer two levels. */
-static void sep(struct cgp_json *j)
+/* A newline before a member of the document, and before an object or
+ * array (or a key) one level further in. */
+static int newline(const struct cgp_json *j, int scalar)
+{
+	return j->depth == 1 || (j->depth == 2 && !(scalar && j->arr[2]));
+}
+
+/* Before a value: the comma, and the newline. */
+static void sep_(struct cgp_json *j, int scalar)
 {
 	if (j->first[j->depth])
 		j->first[j->depth] = 0;
 	else
 		put(j, ",", 1);
-	if (j->depth >= 1 && j->depth <= 2)
+	if (newline(j, scalar)) {
 		put(j, "\n", 1);
+		j->nl[j->depth] = 1;
+	}
+}
+
+static void sep(struct cgp_json *j)
+{
+	sep_(j, 0);
 }
 
 static void open_(struct cgp_json *j, char c)
@@ -49,6 +63,8 @@ static void open_(struct cgp_json *j, char c)
 	if (j->depth < (int)sizeof j->first - 1)
 		j->depth++;
 	j->first[j->depth] = 1;
+	j->arr[j->depth] = c == '[';
+	j->nl[j->depth] = 0;
 }
 
 void cgp_json_obj(struct cgp_json *j)
@@ -65,11 +81,11 @@ void cgp_json_arr(struct cgp_json *j)
 
 void cgp_json_end(struct cgp_json *j, char close)
 {
-	int empty = j->first[j->depth];
+	int nl = j->nl[j->depth];
 
 	if (j->depth > 0)
 		j->depth--;
-	if (!empty && j->depth < 2)
+	if (nl)
 		put(j, "\n", 1);
 	put(j, &close, 1);
 	if (j->depth == 0)
@@ -136,13 +152,13 @@ void cgp_json_key(struct cgp_json *j, const char *k)
 	j->first[j->depth] = 2;   /* the value that follows takes no comma */
 }
 
-/* Separator of a value: none right after a key. */
+/* Separator of a scalar value: none right after a key. */
 static void vsep(struct cgp_json *j)
 {
 	if (j->first[j->depth] == 2)
 		j->first[j->depth] = 0;
 	else
-		sep(j);
+		sep_(j, 1);
 }
 
 void cgp_json_str(struct cgp_json *j, const char *s, size_t n)
@@ -170,12 +186,12 @@ static void scalar(struct cgp_json *j, const char *t, size_t n)
 	if (j->first[j->depth] == 2 || j->first[j->depth] == 1) {
 		int was = j->first[j->depth];
 		j->first[j->depth] = 0;
-		if (was == 1 && j->depth >= 1 && j->depth <= 2)
-			b[k++] = '\n';
+		if (was == 1 && newline(j, 1))
+			b[k++] = '\n', j->nl[j->depth] = 1;
 	} else {
 		b[k++] = ',';
-		if (j->depth >= 1 && j->depth <= 2)
-			b[k++] = '\n';
+		if (newline(j, 1))
+			b[k++] = '\n', j->nl[j->depth] = 1;
 	}
 	memcpy(b + k, t, n);
 	if (direct)

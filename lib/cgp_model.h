@@ -212,9 +212,8 @@ long cgp_gate_eval(const struct cgp_model *m, struct cgp_limit *l, size_t n,
 int cgp_gate_text(struct cgp_buf *b, const struct cgp_model *m,
 		  const struct cgp_limit *l, size_t n, unsigned width, size_t maxrows,
 		  struct cgp_error *err);
-/* The old/new/delta/% cells of column k of v (a diff's value vector):
- * texts without separators' padding, into four buffers of >= 48 bytes;
- * returns nothing. */
+/* The texts of the old, new, delta and change cells of column k of v (a
+ * diff's value vector), unpadded, into four buffers of 48 bytes. */
 void cgp_gate_cells(const struct cgp_model *m, const int64_t *v, unsigned k,
 		    char cell[4][48]);
 /* The gated columns, each once, in the order of the limits, into cols
@@ -230,11 +229,14 @@ long cgp_gate_ranked(const struct cgp_model *m, const struct cgp_limit *l,
 /* ------------------------------------------------------------------------ */
 
 /* A streaming JSON writer over a struct cgp_out: compact, with a newline
- * before every element of the outer two levels. */
+ * before every member of the document and every object or array inside
+ * them (one table row per line). */
 struct cgp_json {
 	struct cgp_out *o;
 	int depth;
 	unsigned char first[64];   /* no member written yet at that depth */
+	unsigned char arr[64];     /* that depth is an array */
+	unsigned char nl[64];      /* a newline was written at that depth */
 };
 
 void cgp_json_init(struct cgp_json *j, struct cgp_out *o);
