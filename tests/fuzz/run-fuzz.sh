@@ -121,7 +121,28 @@ for f in $(ls -S "$work/corpus" | head -n 100); do
             head -n 12 err
             od -c p.cgout | head -n 10
         fi
+        # A JSON report, kept for the validation below; after an error
+        # nothing may have been written.
+        case $cmd in
+            *--json*)
+                if [ $rc = 0 ]; then
+                    cp out "$work/json.$n"
+                elif [ -s out ]; then
+                    bad=$((bad + 1))
+                    echo "FAIL (exit $rc, output written): $cmd on corpus file $f"
+                fi ;;
+        esac
     done
 done
+# Every JSON report against the schema, in one run of the validator.
+if ls "$work"/json.* > /dev/null 2>&1; then
+    "$top_srcdir/tests/cli/json-check" "$top_srcdir/docs/manual/report.schema.json" "$work"/json.* \
+        > "$work/json.err" 2>&1
+    case $? in
+        0) echo "run-fuzz.sh: $(ls "$work"/json.* | wc -l) JSON reports valid against the schema" ;;
+        77) echo "run-fuzz.sh: JSON reports not validated: $(cat "$work/json.err")" ;;
+        *) bad=$((bad + 1)); echo "FAIL: JSON reports not valid:"; head -n 20 "$work/json.err" ;;
+    esac
+fi
 echo "run-fuzz.sh: $n sanitized program runs on fuzzer inputs, $bad failed ($(($(date +%s) - phase2)) s; $(($(date +%s) - start)) s in all)"
 [ $bad = 0 ]
