@@ -42,10 +42,11 @@ struct ann {
 	char **events;                   /* nev names */
 	unsigned char *ratio;            /* per column: in thousandths */
 	const int64_t *summary;          /* nev values */
-	int64_t *ccv;   /* with derived events: every cost centre's nev values */
 	/* --diff: the cost centres' totals and the summary after the first
 	 * file (= minus the old counts), for the model's old and new. */
 	int64_t *snap, *snap_summary; size_t nsnap;
+	/* What the File:function and Function:file tables, the gate, the
+	 * --show-old-new tables and the JSON render from (ann_model.c). */
 	struct cgp_model model; int have_model;
 	/* Files printed in the File:function section (name->mark bit 2). */
 	int64_t *bucket[B_COUNT];
@@ -84,9 +85,6 @@ void add_counts(int64_t *a, const int64_t *b, unsigned nev);
 /* acc += v over the recorded events, then acc's derived columns
  * recomputed; dies on overflow. */
 void add_row(const struct ann *a, int64_t *acc, const int64_t *v);
-/* The nev values of a cost centre (its totals, extended with the derived
- * columns when there are any). */
-const int64_t *cc_values(const struct ann *a, const struct cgp_cc *c);
 /* Row i of a line table into v (nev values). */
 void line_values(const struct ann *a, const struct cgp_lines *t, size_t i, int64_t *v);
 /* Fills the derived columns of v; dies on overflow. */

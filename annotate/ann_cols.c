@@ -35,13 +35,6 @@ void add_row(const struct ann *a, int64_t *acc, const int64_t *v)
 	derive(a, acc);
 }
 
-const int64_t *cc_values(const struct ann *a, const struct cgp_cc *c)
-{
-	if (!a->ccv)
-		return c->total;
-	return a->ccv + (size_t)(c - a->prof.tab.cc) * a->nev;
-}
-
 void line_values(const struct ann *a, const struct cgp_lines *t, size_t i, int64_t *v)
 {
 	cgp_lines_get(t, i, v);

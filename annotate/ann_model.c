@@ -96,7 +96,10 @@ void model_build(struct ann *a)
 	if (cgp_model_set_total(m, a->diff ? o : a->prof.summary, n, &err) ||
 	    cgp_model_finish(m, &err))
 		die_cgp(&err);
-	cgp_model_sort(m, a->sort, a->nsort);
+	/* The legacy tables sort their own entries; the JSON and the
+	 * --show-old-new tables take the model's order. */
+	if (a->rep.json || a->old_new)
+		cgp_model_sort(m, a->sort, a->nsort);
 	m->lines = t;
 	a->have_model = 1;
 	free(o);

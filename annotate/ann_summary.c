@@ -159,25 +159,41 @@ static double threshold_count(const struct ann *a)
 	return a->threshold * as / 100;
 }
 
-/* File:function: outer = files (not the scratch one), inner = functions. */
+/* The values a row or group of the model shows here: its counts, or in a
+ * diff its deltas (the model's third side). */
+static const int64_t *shown(const struct ann *a, const int64_t *v)
+{
+	return a->model.diff ? v + 2 * (size_t)a->model.ncol : v;
+}
+
+/* A copy of a group's values, owned by the struct outer. */
+static int64_t *total_of(const struct ann *a, const struct cgp_mgroup *g)
+{
+	int64_t *t = xmalloc(a->nev, sizeof *t);
+
+	memcpy(t, shown(a, g->v), a->nev * sizeof *t);
+	return t;
+}
+
+/* File:function: outer = the model's files (not the scratch one), inner =
+ * their functions. */
 static void file_function(struct ann *a)
 {
-	const struct cgp_table *t = &a->prof.tab;
-	struct outer *o = xcalloc(t->nfile, sizeof *o);
+	const struct cgp_model *m = &a->model;
+	struct outer *o = xcalloc(m->nfile + 1, sizeof *o);
 	size_t i, j, n = 0;
 	double tc = threshold_count(a);
 
-	for (i = 0; i < t->nfile; i++) {
-		const struct cgp_file *f = &t->file[i];
+	for (i = 0; i < m->nfile; i++) {
+		const struct cgp_mgroup *g = &m->file[i];
 		struct outer *x = &o[n];
-		x->name = f->name;
-		x->total = xcalloc(a->nev, sizeof *x->total);
-		x->in = xmalloc(f->nccs, sizeof *x->in);
-		for (j = 0; j < f->nccs; j++) {
-			const struct cgp_cc *c = &t->cc[f->ccs[j]];
-			add_row(a, x->total, cc_values(a, c));
-			x->in[x->nin].name = c->fn;
-			x->in[x->nin++].v = cc_values(a, c);
+		x->name = g->name;
+		x->total = total_of(a, g);
+		x->in = xmalloc(g->nrows, sizeof *x->in);
+		for (j = 0; j < g->nrows; j++) {
+			const struct cgp_mrow *r = &m->row[g->rows[j]];
+			x->in[x->nin].name = r->fn;
+			x->in[x->nin++].v = shown(a, r->v);
 		}
 		if (filter_sort(a, x, tc)) {
 			((struct cgp_name *)x->name)->mark |= MARK_SELECTED;
@@ -191,49 +207,34 @@ static void file_function(struct ann *a)
 	free(o);
 }
 
-static int cmp_by_fn(const void *p, const void *q)
-{
-	const struct cgp_cc *x = *(const struct cgp_cc *const *)p;
-	const struct cgp_cc *y = *(const struct cgp_cc *const *)q;
-	int c = cgp_name_cmp(x->fn, y->fn);
-
-	return c ? c : cgp_name_cmp(x->file, y->file);
-}
-
-/* Function:file: outer = functions, inner = files ("" for counts before
- * any fl=, merged with a real file called ""). */
+/* Function:file: outer = the model's functions, inner = their files (""
+ * for counts before any fl=, merged with a real file called "": the
+ * model's rows of a function with the same file come together). */
 static void function_file(struct ann *a)
 {
-	const struct cgp_table *t = &a->prof.tab;
-	const struct cgp_cc **cc = xmalloc(t->ncc + 1, sizeof *cc);
-	struct outer *o = xcalloc(t->ncc + 1, sizeof *o);
-	int64_t *merged = xcalloc((t->ncc + 1) * (size_t)a->nev, sizeof *merged);
-	size_t i, n = 0, ncc = 0, nmerged = 0;
+	const struct cgp_model *m = &a->model;
+	struct outer *o = xcalloc(m->nfunc + 1, sizeof *o);
+	int64_t *merged = xcalloc((m->nrow + 1) * (size_t)a->nev, sizeof *merged);
+	size_t i, j, n = 0, nmerged = 0;
 	double tc = threshold_count(a);
 
-	for (i = 0; i < t->ncc; i++)
-		if (!(t->cc[i].flags & CGP_CC_NOFN))
-			cc[ncc++] = &t->cc[i];
-	qsort(cc, ncc, sizeof *cc, cmp_by_fn);
-	for (i = 0; i < ncc;) {
+	for (i = 0; i < m->nfunc; i++) {
+		const struct cgp_mgroup *g = &m->func[i];
 		struct outer *x = &o[n];
-		size_t j = i;
-		x->name = cc[i]->fn;
-		x->total = xcalloc(a->nev, sizeof *x->total);
-		while (j < ncc && cc[j]->fn == x->name)
-			j++;
-		x->in = xmalloc(j - i, sizeof *x->in);
-		for (; i < j; i++) {
-			add_row(a, x->total, cc_values(a, cc[i]));
-			if (x->nin && x->in[x->nin - 1].name == cc[i]->file) {
-				int64_t *m = merged + nmerged++ * a->nev;
-				memcpy(m, x->in[x->nin - 1].v, a->nev * sizeof *m);
-				add_row(a, m, cc_values(a, cc[i]));
-				x->in[x->nin - 1].v = m;
+		x->name = g->name;
+		x->total = total_of(a, g);
+		x->in = xmalloc(g->nrows, sizeof *x->in);
+		for (j = 0; j < g->nrows; j++) {
+			const struct cgp_mrow *r = &m->row[g->rows[j]];
+			if (x->nin && x->in[x->nin - 1].name == r->file) {
+				int64_t *v = merged + nmerged++ * a->nev;
+				memcpy(v, x->in[x->nin - 1].v, a->nev * sizeof *v);
+				add_row(a, v, shown(a, r->v));
+				x->in[x->nin - 1].v = v;
 				continue;
 			}
-			x->in[x->nin].name = cc[i]->file;
-			x->in[x->nin++].v = cc_values(a, cc[i]);
+			x->in[x->nin].name = r->file;
+			x->in[x->nin++].v = shown(a, r->v);
 		}
 		if (filter_sort(a, x, tc)) {
 			n++;
@@ -244,7 +245,6 @@ static void function_file(struct ann *a)
 	}
 	print_section(a, o, n, "Function:file summary", "> ", " function:file");
 	free(o);
-	free(cc);
 	free(merged);
 }
 
@@ -263,6 +263,11 @@ void report_summaries(struct ann *a)
 	fputs(" PROGRAM TOTALS\n\n", stdout);
 	cols_release(&c);
 
+	/* The tables render from the model; built here, after the Summary,
+	 * unless an option needed it earlier, so that an overflow of a
+	 * file's total stops the report where it always did. */
+	if (!a->have_model)
+		model_build(a);
 	if (a->old_new) {
 		/* The legacy tables run into a sink for their side effect
 		 * (the files above the threshold, for the annotation), then

@@ -380,23 +380,14 @@ static void check_combinations(const struct ann *a)
 		ap_usage_error(&spec, "argument --json-lines: needs --json");
 }
 
-/* With derived events: every cost centre's values and the summary,
- * extended with the derived columns. */
+/* With derived events: the summary extended with the derived columns. */
 static void extend_values(struct ann *a)
 {
-	const struct cgp_table *t = &a->prof.tab;
 	int64_t *s;
-	size_t i;
 
 	if (a->nev == a->nrec) {
 		a->summary = a->prof.summary;
 		return;
-	}
-	a->ccv = xmalloc(t->ncc * a->nev + 1, sizeof *a->ccv);
-	for (i = 0; i < t->ncc; i++) {
-		int64_t *v = a->ccv + i * a->nev;
-		memcpy(v, t->cc[i].total, a->nrec * sizeof *v);
-		derive(a, v);
 	}
 	s = xmalloc(a->nev, sizeof *s);
 	memcpy(s, a->prof.summary, a->nrec * sizeof *s);
@@ -445,7 +436,9 @@ int main(int argc, char **argv)
 	}
 	check_combinations(&a);
 	a.mod_fn = rep_fn_chain(&a.rep, a.mod_fn);
-	need_model = a.rep.json || a.rep.nlimits || a.old_new;
+	/* The model is built before any output when an option needs it;
+	 * otherwise the tables build it (ann_summary.c). */
+	need_model = a.rep.json || a.rep.nlimits || a.old_new || a.rep.der.n;
 
 	cgp_profile_init(&a.prof, CGP_MODE_ANNOTATE);
 	memset(&ro, 0, sizeof ro);
@@ -458,7 +451,7 @@ int main(int argc, char **argv)
 		ro.negate = a.diff && i == 0;
 		if (cgp_profile_read(&a.prof, a.files[i], &ro, &err))
 			die_cgp(&err);
-		if (a.diff && i == 0 && need_model)
+		if (a.diff && i == 0)
 			snapshot(&a);
 	}
 	a.nev = a.nrec + a.rep.der.n;
@@ -467,6 +460,13 @@ int main(int argc, char **argv)
 		a.bucket[b] = xcalloc(a.nev, sizeof *a.bucket[b]);
 	if (need_model)
 		model_build(&a);
+	if (a.diff && a.nev != a.nrec) {
+		/* A derived total of a diff is new's minus old's, as in the
+		 * tables (not the formula applied to the differences). */
+		const int64_t *d = a.model.total + 2 * (size_t)a.model.ncol;
+		memcpy((int64_t *)a.summary + a.nrec, d + a.nrec,
+		       (a.nev - a.nrec) * sizeof *d);
+	}
 	if (a.rep.nlimits &&
 	    (exceeded = cgp_gate_eval(&a.model, a.rep.limits, a.rep.nlimits, &err)) < 0)
 		die_cgp(&err);
@@ -500,7 +500,6 @@ int main(int argc, char **argv)
 		cgp_model_release(&a.model);
 	if (a.summary != a.prof.summary)
 		free((int64_t *)a.summary);
-	free(a.ccv);
 	free(a.snap);
 	free(a.snap_summary);
 	free(a.show);

@@ -148,6 +148,14 @@ static void build_model(struct cgp_model *m, const struct cgp_profile *p1,
 			die(1, "a total exceeds the 64-bit range");
 	if (cgp_model_set_total(m, p1->summary, n, &err) || cgp_model_finish(m, &err))
 		die_cgp(&err);
+	if (rep.json) {
+		/* As cg_annotate's default: by every column, in file order. */
+		unsigned *all = xmalloc(m->ncol, sizeof *all);
+		for (k = 0; k < m->ncol; k++)
+			all[k] = k;
+		cgp_model_sort(m, all, m->ncol);
+		free(all);
+	}
 	free(o);
 	free(n);
 }

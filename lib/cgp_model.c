@@ -154,19 +154,27 @@ static int add_rec(const struct cgp_model *m, int64_t *dst, const int64_t *src,
 	return 0;
 }
 
-/* Rows sorted for grouping: by the group's name, then the other name. */
+/* Rows sorted for grouping: by the group's name, then the other name.
+ * Names are interned, so the same name is the same pointer and comparing
+ * addresses groups them (much faster than comparing text; the order of
+ * the groups is set by cgp_model_sort()). */
 static const struct cgp_model *group_m;
 static int group_by_fn;
+
+static int cmp_ptr(const void *x, const void *y)
+{
+	return ((uintptr_t)x > (uintptr_t)y) - ((uintptr_t)x < (uintptr_t)y);
+}
 
 static int cmp_for_group(const void *p, const void *q)
 {
 	const struct cgp_mrow *x = &group_m->row[*(const size_t *)p];
 	const struct cgp_mrow *y = &group_m->row[*(const size_t *)q];
-	int c = group_by_fn ? cgp_name_cmp(x->fn, y->fn) : cgp_name_cmp(x->file, y->file);
+	int c = group_by_fn ? cmp_ptr(x->fn, y->fn) : cmp_ptr(x->file, y->file);
 
 	if (c)
 		return c;
-	c = group_by_fn ? cgp_name_cmp(x->file, y->file) : cgp_name_cmp(x->fn, y->fn);
+	c = group_by_fn ? cmp_ptr(x->file, y->file) : cmp_ptr(x->fn, y->fn);
 	if (c)
 		return c;
 	return (*(const size_t *)p > *(const size_t *)q) - (*(const size_t *)p < *(const size_t *)q);

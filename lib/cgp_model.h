@@ -140,7 +140,9 @@ int cgp_model_add(struct cgp_model *m, const struct cgp_name *file,
 /* Sets the totals (the summary: lines) the same way. */
 int cgp_model_set_total(struct cgp_model *m, const int64_t *a, const int64_t *b,
 			struct cgp_error *err);
-/* Derived columns, deltas, the two groupings.  After the last add. */
+/* Derived columns, deltas, the two groupings (in no particular order
+ * until cgp_model_sort(); the rows of one group with the same other name
+ * are next to each other).  After the last add. */
 int cgp_model_finish(struct cgp_model *m, struct cgp_error *err);
 /* Fills v[nrec..ncol) of a value vector (one side) from v[0..nrec). */
 int cgp_model_derive(const struct cgp_model *m, int64_t *v, struct cgp_error *err);
