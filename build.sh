@@ -8,7 +8,9 @@
 #                      example program with the in-tree tool and show the
 #                      cg_annotate report
 #   ./build.sh check   the same set-up, then run every test (unit, CLI, tool,
-#                      install) and make distcheck; where this machine cannot
+#                      install), make distcheck, and make check-no-tool (the
+#                      companions built and tested without the tool, as on a
+#                      machine without the Valgrind kit); where this machine cannot
 #                      run 32-bit programs, their tests are skipped, with the
 #                      reason (CG_RUN32=no or yes forces skipping or running
 #                      them: docs/testing.md)
@@ -22,7 +24,8 @@ set -eu
 
 PACKAGES="gcc g++ make autoconf automake pkg-config valgrind gcc-multilib
 g++-multilib libc6-dev libpcre2-dev libelf-dev libdw-dev clang
-libclang-rt-14-dev time bzip2 sqlite3 file strace jq python3-jsonschema"
+libclang-rt-14-dev time bzip2 sqlite3 file strace man-db jq
+python3-jsonschema"
 
 here=$(cd "$(dirname "$0")" && pwd -P)
 cd "$here"
@@ -82,8 +85,8 @@ demo() {
 
 check() {
     build
-    log "running all tests (make check), then make distcheck"
-    if make -j2 check && CG_DIFF_MODES=ir make -j2 distcheck; then
+    log "running all tests (make check), then make distcheck, then the companions alone (make check-no-tool)"
+    if make -j2 check && CG_DIFF_MODES=ir make -j2 distcheck && make check-no-tool; then
         log "all tests passed"
     else
         [ -f test-suite.log ] && cat test-suite.log

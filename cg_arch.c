@@ -2,16 +2,18 @@
    Copyright (C) 2026 the cachegrind-ng developers.
    SPDX-License-Identifier: GPL-2.0-or-later
 
-   Spec sections 2.3 (the --I1/--D1/--LL values and their seven checks),
-   6.6 (minimum line size) and 7 (auto-detection, defaults, LL adjustment,
-   validation).  Every message text here must match upstream byte for
+   The --I1/--D1/--LL values and their seven checks, the minimum line
+   size, auto-detection, the defaults, the LL adjustment and validation,
+   as upstream Cachegrind does them (docs/manual/running.md, "Cache
+   configuration").  Every message text here must match upstream byte for
    byte: the upstream test filters match some of them literally. */
 
 #include "cg_arch.h"
+#include "cg_fmt.h"
 
 /* Per-architecture facts, indexed by enum cg_arch: the default caches used
-   when auto-detection fails (spec 7.1) and the number of always-zero
-   instruction address bits (spec 8).  Read-only, never freed. */
+   when auto-detection fails (upstream's, per architecture) and the number
+   of always-zero instruction address bits.  Read-only, never freed. */
 struct cg_arch_facts {
    unsigned branch_zero_bits;
    int has_defaults;          /* 0: detection must succeed (newest s390x) */
@@ -94,20 +96,10 @@ static void cg_line_str(struct cg_line *l, const char *s)
 /* Appends n in decimal, with thousands separators if commas is set. */
 static void cg_line_u64(struct cg_line *l, uint64_t n, int commas)
 {
-   char rev[CG_FMT_COMMAS_SIZE], out[CG_FMT_COMMAS_SIZE];
-   int nrev = 0, nout = 0, digits = 0;
+   char buf[CG_FMT_U64_SIZE + 1];
 
-   do {
-      if (commas && digits > 0 && digits % 3 == 0)
-         rev[nrev++] = ',';
-      rev[nrev++] = (char)('0' + n % 10);
-      digits++;
-      n /= 10;
-   } while (n != 0);
-   while (nrev > 0)
-      out[nout++] = rev[--nrev];
-   out[nout] = '\0';
-   cg_line_str(l, out);
+   buf[CG_FMT_U64_SIZE] = '\0';
+   cg_line_str(l, cg_fmt_u64(buf + CG_FMT_U64_SIZE, n, commas));
 }
 
 /* Signed values (geometries are ints): a '-' then the magnitude. */
@@ -121,42 +113,26 @@ static void cg_line_i32(struct cg_line *l, int32_t v, int commas)
    }
 }
 
-static void cg_line_send(struct cg_line *l, cg_msg_sink sink, void *ctx,
-                         enum cg_msg_level level)
+static void cg_line_send(struct cg_line *l, enum cg_msg_level level)
 {
-   if (sink != NULL)
-      sink(ctx, level, l->text);
+   cg_host_message(level, l->text);
    l->len = 0;
    l->text[0] = '\0';
 }
 
 /* Sends a line made of one literal. */
-static void cg_say(cg_msg_sink sink, void *ctx, enum cg_msg_level level,
-                   const char *text)
+static void cg_say(enum cg_msg_level level, const char *text)
 {
    struct cg_line l;
 
    cg_line_init(&l);
    cg_line_str(&l, text);
-   cg_line_send(&l, sink, ctx, level);
-}
-
-char *cg_arch_fmt_commas(char *buf, uint64_t n)
-{
-   struct cg_line l;
-   size_t i;
-
-   cg_line_init(&l);
-   cg_line_u64(&l, n, 1);
-   for (i = 0; i <= l.len; i++)
-      buf[i] = l.text[i];
-   return buf;
+   cg_line_send(&l, level);
 }
 
 /* "  <name>: <size,> B, <assoc>-way, <line> B lines", the geometry line of
    the "not supported" report and of "Cache configuration used:". */
-static void cg_say_geometry(cg_msg_sink sink, void *ctx, const char *name,
-                            const struct cg_cache_config *c)
+static void cg_say_geometry(const char *name, const struct cg_cache_config *c)
 {
    struct cg_line l;
 
@@ -170,7 +146,7 @@ static void cg_say_geometry(cg_msg_sink sink, void *ctx, const char *name,
    cg_line_str(&l, "-way, ");
    cg_line_i32(&l, c->line_size, 0);
    cg_line_str(&l, " B lines");
-   cg_line_send(&l, sink, ctx, CG_MSG_USER);
+   cg_line_send(&l, CG_MSG_USER);
 }
 
 /* ---- Validation ------------------------------------------------------------ */
@@ -181,7 +157,7 @@ static uint32_t cg_magnitude(int32_t v)
    return v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
 }
 
-/* Rule 3 of spec 2.3: size must be a multiple of line_size * assoc, and
+/* Rule 3 of the checks: size must be a multiple of line_size * assoc, and
    size / line_size / assoc, read as an unsigned 32-bit number, a power of
    two.  Upstream computes this in 32-bit ints, where the product can
    overflow (then divide by zero) and INT_MIN / -1 traps.  Here the C
@@ -314,9 +290,8 @@ static void cg_config_from_hw(struct cg_cache_config *c,
 }
 
 /* Pentium 4 reports a micro-op trace cache instead of an I1; simulate an
-   I-cache of comparable capacity with 32-byte lines (spec 7.1). */
-static void cg_pentium4_i1(struct cg_cache_config *I1,
-                           cg_msg_sink sink, void *ctx)
+   I-cache of comparable capacity with 32-byte lines, as upstream does. */
+static void cg_pentium4_i1(struct cg_cache_config *I1)
 {
    uint32_t reported = (uint32_t)I1->size;
    uint32_t simulated =
@@ -329,19 +304,20 @@ static void cg_pentium4_i1(struct cg_cache_config *I1,
    cg_line_str(&l, "warning: Pentium 4 with ");
    cg_line_u64(&l, reported / 1024, 0);
    cg_line_str(&l, " KB micro-op instruction trace cache");
-   cg_line_send(&l, sink, ctx, CG_MSG_DEBUG);
+   cg_line_send(&l, CG_MSG_NOTE);
    cg_line_str(&l, "         Simulating a ");
    cg_line_u64(&l, simulated / 1024, 0);
    cg_line_str(&l, " KB I-cache with 32 B lines");
-   cg_line_send(&l, sink, ctx, CG_MSG_DEBUG);
+   cg_line_send(&l, CG_MSG_NOTE);
 }
 
 /* Takes I1 (level 1, instruction), D1 (level 1, data) and LL (unified, at
    the highest level) from hw.  Returns 1 if all three were found, else 0
-   with the outputs unspecified.  The warnings are debug messages. */
+   with the outputs unspecified.  The warnings are debug messages, the
+   notes of what was found note messages. */
 static int cg_detect(const struct cg_hwcache_info *hw,
                      struct cg_cache_config *I1, struct cg_cache_config *D1,
-                     struct cg_cache_config *LL, cg_msg_sink sink, void *ctx)
+                     struct cg_cache_config *LL)
 {
    const struct cg_hwcache *i1 = NULL, *d1 = NULL, *ll = NULL;
    unsigned k;
@@ -361,7 +337,7 @@ static int cg_detect(const struct cg_hwcache_info *hw,
    }
    if (ll == NULL) {
       /* Upstream says L2 whatever the highest level is. */
-      cg_say(sink, ctx, CG_MSG_DEBUG,
+      cg_say(CG_MSG_DEBUG,
              "warning: L2 cache not installed, ignore LL results.");
    } else if (hw->num_levels > 2) {
       struct cg_line l;
@@ -370,7 +346,7 @@ static int cg_detect(const struct cg_hwcache_info *hw,
       cg_line_str(&l, "warning: L");
       cg_line_u64(&l, hw->num_levels, 0);
       cg_line_str(&l, " cache found, using its data for the LL simulation.");
-      cg_line_send(&l, sink, ctx, CG_MSG_DEBUG);
+      cg_line_send(&l, CG_MSG_NOTE);
    }
    if (i1 == NULL || d1 == NULL || ll == NULL)
       return 0;
@@ -378,7 +354,7 @@ static int cg_detect(const struct cg_hwcache_info *hw,
    cg_config_from_hw(D1, d1);
    cg_config_from_hw(LL, ll);
    if (i1->is_trace_cache)
-      cg_pentium4_i1(I1, sink, ctx);
+      cg_pentium4_i1(I1);
    return 1;
 }
 
@@ -395,7 +371,7 @@ static int cg_detect(const struct cg_hwcache_info *hw,
    of two, factor * assoc = nsets * assoc / new_nsets < 2^32 with a
    power-of-two divisor), so SSE (amd64) and x87 (x86) give the same
    result, which is round-half-up of nsets * assoc / new_nsets. */
-int cg_arch_tweak_ll(struct cg_cache_config *ll, cg_msg_sink sink, void *ctx)
+int cg_arch_tweak_ll(struct cg_cache_config *ll)
 {
    uint32_t size = (uint32_t)ll->size;
    uint32_t assoc = (uint32_t)ll->assoc;
@@ -431,14 +407,14 @@ int cg_arch_tweak_ll(struct cg_cache_config *ll, cg_msg_sink sink, void *ctx)
    cg_line_u64(&l, assoc, 0);
    cg_line_str(&l, "  total_size ");
    cg_line_u64(&l, size, 1);
-   cg_line_send(&l, sink, ctx, CG_MSG_DEBUG);
+   cg_line_send(&l, CG_MSG_NOTE);
    cg_line_str(&l, "warning: simulated LL cache: line_size ");
    cg_line_u64(&l, line, 0);
    cg_line_str(&l, "  assoc ");
    cg_line_u64(&l, new_assoc, 0);
    cg_line_str(&l, "  total_size ");
    cg_line_u64(&l, new_size, 1);
-   cg_line_send(&l, sink, ctx, CG_MSG_DEBUG);
+   cg_line_send(&l, CG_MSG_NOTE);
 
    ll->size = (int32_t)new_size;
    ll->assoc = (int32_t)new_assoc;
@@ -447,11 +423,11 @@ int cg_arch_tweak_ll(struct cg_cache_config *ll, cg_msg_sink sink, void *ctx)
 
 /* ---- The whole configuration ------------------------------------------------ */
 
-/* Validates the detected or default cache c (spec 7.3).  Returns 0 if it
+/* Validates the detected or default cache c.  Returns 0 if it
    is fine or was given on the command line (which then replaces it), -1 if
    the run cannot go on. */
 static int cg_check_detected(const char *name, const struct cg_cache_config *c,
-                             int given, cg_msg_sink sink, void *ctx)
+                             int given)
 {
    const char *why = cg_arch_check_cache(c);
    struct cg_line l;
@@ -463,16 +439,16 @@ static int cg_check_detected(const char *name, const struct cg_cache_config *c,
    cg_line_str(&l, name);
    cg_line_str(&l, " cache configuration not supported: ");
    cg_line_str(&l, why);
-   cg_line_send(&l, sink, ctx, CG_MSG_USER);
-   cg_say_geometry(sink, ctx, name, c);
+   cg_line_send(&l, CG_MSG_USER);
+   cg_say_geometry(name, c);
    if (given)
       return 0;
-   cg_say(sink, ctx, CG_MSG_USER,
+   cg_say(CG_MSG_USER,
           "As it probably should be supported, please report a bug!");
    cg_line_str(&l, "Bypass this message by using option --");
    cg_line_str(&l, name);
    cg_line_str(&l, "=...");
-   cg_line_send(&l, sink, ctx, CG_MSG_USER);
+   cg_line_send(&l, CG_MSG_USER);
    return -1;
 }
 
@@ -480,16 +456,15 @@ int cg_arch_configure(enum cg_arch arch, const struct cg_hwcache_info *hw,
                       const struct cg_cache_config *clo_I1,
                       const struct cg_cache_config *clo_D1,
                       const struct cg_cache_config *clo_LL,
-                      int verbosity, cg_msg_sink sink, void *ctx,
-                      struct cg_cache_config *I1, struct cg_cache_config *D1,
-                      struct cg_cache_config *LL)
+                      int verbosity, struct cg_cache_config *I1,
+                      struct cg_cache_config *D1, struct cg_cache_config *LL)
 {
    int given_I1 = cg_cache_config_is_set(clo_I1);
    int given_D1 = cg_cache_config_is_set(clo_D1);
    int given_LL = cg_cache_config_is_set(clo_LL);
    int all_given = given_I1 && given_D1 && given_LL;
 
-   if (!cg_detect(hw, I1, D1, LL, sink, ctx)) {
+   if (!cg_detect(hw, I1, D1, LL)) {
       const struct cg_arch_facts *f = cg_arch_facts_of(arch);
 
       if (f != NULL && f->has_defaults) {
@@ -503,26 +478,26 @@ int cg_arch_configure(enum cg_arch arch, const struct cg_hwcache_info *hw,
          *D1 = *clo_D1;
          *LL = *clo_LL;
       } else {
-         cg_say(sink, ctx, CG_MSG_USER,
+         cg_say(CG_MSG_USER,
                 "Cachegrind: cannot continue: the cache configuration could"
                 " not be auto-detected");
-         cg_say(sink, ctx, CG_MSG_USER,
+         cg_say(CG_MSG_USER,
                 "  and this architecture has no default one.  Use --I1, --D1"
                 " and --LL.");
          return -1;
       }
       if (!all_given) {
-         cg_say(sink, ctx, CG_MSG_DEBUG,
+         cg_say(CG_MSG_DEBUG,
                 "Warning: Cannot auto-detect cache config, using defaults.");
-         cg_say(sink, ctx, CG_MSG_DEBUG, "         Run with -v to see.");
+         cg_say(CG_MSG_DEBUG, "         Run with -v to see.");
       }
    }
 
-   cg_arch_tweak_ll(LL, sink, ctx);
+   cg_arch_tweak_ll(LL);
 
-   if (cg_check_detected("I1", I1, given_I1, sink, ctx) != 0
-       || cg_check_detected("D1", D1, given_D1, sink, ctx) != 0
-       || cg_check_detected("LL", LL, given_LL, sink, ctx) != 0)
+   if (cg_check_detected("I1", I1, given_I1) != 0
+       || cg_check_detected("D1", D1, given_D1) != 0
+       || cg_check_detected("LL", LL, given_LL) != 0)
       return -1;
 
    if (given_I1)
@@ -533,39 +508,43 @@ int cg_arch_configure(enum cg_arch arch, const struct cg_hwcache_info *hw,
       *LL = *clo_LL;
 
    if (verbosity >= 2) {
-      cg_say(sink, ctx, CG_MSG_USER, "Cache configuration used:");
-      cg_say_geometry(sink, ctx, "I1", I1);
-      cg_say_geometry(sink, ctx, "D1", D1);
-      cg_say_geometry(sink, ctx, "LL", LL);
+      cg_say(CG_MSG_USER, "Cache configuration used:");
+      cg_say_geometry("I1", I1);
+      cg_say_geometry("D1", D1);
+      cg_say_geometry("LL", LL);
    }
    return 0;
 }
 
-int cg_arch_check_min_line_size(const struct cg_cache_config *I1,
-                                const struct cg_cache_config *D1,
-                                const struct cg_cache_config *LL,
-                                unsigned max_reg_size,
-                                cg_msg_sink sink, void *ctx)
+int32_t cg_arch_min_line_size(const struct cg_cache_config *I1,
+                              const struct cg_cache_config *D1,
+                              const struct cg_cache_config *LL)
 {
    int32_t min = I1->line_size;
-   struct cg_line l;
 
-   cg_line_init(&l);
    if (D1->line_size < min)
       min = D1->line_size;
    if (LL->line_size < min)
       min = LL->line_size;
+   return min;
+}
+
+int cg_arch_check_min_line_size(int32_t min, unsigned max_reg_size)
+{
+   struct cg_line l;
+
+   cg_line_init(&l);
    if ((int64_t)min >= (int64_t)max_reg_size)
       return 0;
    cg_line_str(&l, "Cachegrind: cannot continue: the minimum line size (");
    cg_line_i32(&l, min, 0);
    cg_line_str(&l, ")");
-   cg_line_send(&l, sink, ctx, CG_MSG_USER);
+   cg_line_send(&l, CG_MSG_USER);
    cg_line_str(&l, "  must be equal to or larger than the maximum register"
                    " size (");
    cg_line_u64(&l, max_reg_size, 0);
    cg_line_str(&l, ")");
-   cg_line_send(&l, sink, ctx, CG_MSG_USER);
-   cg_say(sink, ctx, CG_MSG_USER, "  but it is not.  Exiting now.");
+   cg_line_send(&l, CG_MSG_USER);
+   cg_say(CG_MSG_USER, "  but it is not.  Exiting now.");
    return -1;
 }

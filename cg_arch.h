@@ -4,14 +4,17 @@
 
    Plain C with no Valgrind or libc dependency, like cg_sim.h.  Nothing here
    allocates or keeps pointers after a call returns.  Messages go out one
-   complete line at a time through a sink that the caller provides (the
-   tool prints them with the core's message functions, the unit tests
-   record them); every string returned is a string literal that lives
-   forever. */
+   complete line at a time through cg_host_message (cg_host.h: the tool
+   prints them with the core's message functions, the unit tests record
+   them); every string returned is a string literal that lives forever.
+   Every message text must match upstream's byte for byte: the upstream
+   test filters match some of them literally.  The user's view of all this
+   is docs/manual/running.md, "Cache configuration". */
 
 #ifndef CG_ARCH_H
 #define CG_ARCH_H
 
+#include "cg_host.h"
 #include "cg_sim.h"
 
 /* The guest architectures upstream Cachegrind supports.  The values index
@@ -66,32 +69,14 @@ enum cg_cache_opt_status cg_arch_parse_cache_opt(const char *value,
                                                  struct cg_cache_config *out,
                                                  const char **msg);
 
-/* Checks a geometry against the seven rules of spec 2.3, in order; the
+/* Checks a geometry against the seven rules of docs/manual/running.md
+   ("Checks of --I1, --D1 and --LL"), in order; the
    first failing rule wins.  Returns NULL if c is usable, else the message
    (without trailing newline), e.g. "Cache set count is not a power of
    two.".  The arithmetic is exact for every int32 input, so no input can
    divide by zero or trap (upstream can, for products overflowing 32
    bits; those inputs get the set-count message here). */
 const char *cg_arch_check_cache(const struct cg_cache_config *c);
-
-/* ---- Messages ------------------------------------------------------------ */
-
-/* CG_MSG_USER lines are printed with the core's user message function
-   ("==PID== " prefix), CG_MSG_DEBUG ones with its debug message function
-   ("--PID-- " prefix; shown even with -q). */
-enum cg_msg_level { CG_MSG_USER, CG_MSG_DEBUG };
-
-/* Receives one complete line, without trailing newline.  line is only
-   valid during the call. */
-typedef void (*cg_msg_sink)(void *ctx, enum cg_msg_level level,
-                            const char *line);
-
-/* Room for any uint64 with thousands separators, plus the terminator. */
-#define CG_FMT_COMMAS_SIZE 27
-
-/* Writes n in decimal with ',' between groups of three digits (the core's
-   "%,u") into buf, which has CG_FMT_COMMAS_SIZE bytes.  Returns buf. */
-char *cg_arch_fmt_commas(char *buf, uint64_t n);
 
 /* ---- Auto-detection and the whole configuration -------------------------- */
 
@@ -112,14 +97,14 @@ struct cg_hwcache_info {
    const struct cg_hwcache *caches;  /* num_caches entries, any order */
 };
 
-/* The LL adjustment of spec 7.2, applied to *ll in place: when the set
-   count is not a power of two, the largest power of two below it is used
-   and the associativity scaled up to keep about the same size.  Returns 1
-   if *ll changed (after sending the two "warning: specified/simulated LL
-   cache" debug lines to sink, unless sink is NULL), else 0. */
-int cg_arch_tweak_ll(struct cg_cache_config *ll, cg_msg_sink sink, void *ctx);
+/* The LL adjustment, applied to *ll in place: when the set count is not a
+   power of two, the largest power of two below it is used and the
+   associativity scaled up to keep about the same size.  Returns 1 if *ll
+   changed (after sending the two "warning: specified/simulated LL cache"
+   note lines), else 0. */
+int cg_arch_tweak_ll(struct cg_cache_config *ll);
 
-/* The whole cache configuration of spec 7, at start-up:
+/* The whole cache configuration, at start-up:
    1. I1, D1, LL from hw (hw may be NULL: nothing detected); if that fails,
       the defaults of arch, with the "Cannot auto-detect" warning unless all
       three of clo_I1, clo_D1, clo_LL are set;
@@ -130,7 +115,7 @@ int cg_arch_tweak_ll(struct cg_cache_config *ll, cg_msg_sink sink, void *ctx);
       the others, cache by cache;
    5. with verbosity >= 2, the "Cache configuration used:" block.
    Returns 0 with *I1, *D1, *LL set (valid), or -1 after sending the
-   failure's lines to sink: the tool then exits with status 1.  Upstream
+   failure's lines: the tool then exits with status 1.  Upstream
    fails an assertion instead, after the same lines.  For an architecture
    without defaults (s390x) whose detection failed, the run fails with a
    user message unless all three caches were given. */
@@ -138,22 +123,25 @@ int cg_arch_configure(enum cg_arch arch, const struct cg_hwcache_info *hw,
                       const struct cg_cache_config *clo_I1,
                       const struct cg_cache_config *clo_D1,
                       const struct cg_cache_config *clo_LL,
-                      int verbosity, cg_msg_sink sink, void *ctx,
-                      struct cg_cache_config *I1, struct cg_cache_config *D1,
-                      struct cg_cache_config *LL);
+                      int verbosity, struct cg_cache_config *I1,
+                      struct cg_cache_config *D1, struct cg_cache_config *LL);
 
-/* The start-up check of spec 6.6: if the smallest of the three line sizes
-   is less than max_reg_size (the guest's largest register, from the core),
-   sends the three "Cachegrind: cannot continue" user lines and returns -1
-   (the tool then exits with status 1); else returns 0. */
-int cg_arch_check_min_line_size(const struct cg_cache_config *I1,
-                                const struct cg_cache_config *D1,
-                                const struct cg_cache_config *LL,
-                                unsigned max_reg_size,
-                                cg_msg_sink sink, void *ctx);
+/* The smallest of the three line sizes: the largest data access the
+   simulation takes as it is (bigger ones are clamped to it, so that no
+   access spans more than two lines). */
+int32_t cg_arch_min_line_size(const struct cg_cache_config *I1,
+                              const struct cg_cache_config *D1,
+                              const struct cg_cache_config *LL);
 
-/* The number of always-zero low bits of instruction addresses on arch
-   (spec 8): 0 on x86/amd64; 1 on s390x, arm (Thumb) and riscv64; 2 on
+/* The start-up check that no register access can span more than two
+   lines: if min (cg_arch_min_line_size) is less than max_reg_size (the
+   guest's largest register, from the core), sends the three "Cachegrind:
+   cannot continue" user lines and returns -1 (the tool then exits with
+   status 1); else returns 0. */
+int cg_arch_check_min_line_size(int32_t min, unsigned max_reg_size);
+
+/* The number of always-zero low bits of instruction addresses on arch:
+   0 on x86/amd64; 1 on s390x, arm (Thumb) and riscv64; 2 on
    ppc, mips, nanomips and arm64.  The branch predictors shift them out. */
 unsigned cg_arch_branch_zero_bits(enum cg_arch arch);
 

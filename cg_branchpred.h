@@ -2,7 +2,8 @@
    Copyright (C) 2026 the cachegrind-ng developers.
    SPDX-License-Identifier: GPL-2.0-or-later
 
-   Plain C with no Valgrind or libc dependency (spec section 8).  Each
+   Plain C with no Valgrind or libc dependency: upstream's predictors
+   (docs/manual/simulation.md, "The branch predictors").  Each
    predictor is one struct owned by its caller; init clears it and
    predict_and_update, static inline because it runs for every branch,
    returns 1 when the prediction was wrong.  zero_bits is the number of
@@ -15,11 +16,7 @@
 
 #include <stdint.h>
 
-#ifndef CG_ADDR_T_DEFINED
-#define CG_ADDR_T_DEFINED
-/* A guest address (see cg_sim.h). */
-typedef uintptr_t cg_addr_t;
-#endif
+#include "cg_host.h"
 
 /* Conditional branches: 2^14 two-bit saturating counters (0, 1: predict
    not taken; 2, 3: predict taken), indexed by the last 7 outcomes (global

@@ -4,7 +4,8 @@
 
 /* Notes
    -----
-   The model (spec section 6), which every count Cachegrind prints rests on:
+   The model, which every count Cachegrind prints rests on (the user's
+   version: docs/manual/simulation.md):
 
    - Three caches, I1 and D1 (split first level) and LL (unified last
      level), each a struct cg_cache passed explicitly; nothing is global.
@@ -25,8 +26,9 @@
      (addr + size - 1) >> bits.  If those are two blocks, both are
      referenced (the second one even when the first missed, so both end up
      in way 0) and the access counts once: a miss if either missed.  More
-     than two blocks is a bug or an unsupported corner (spec 6.6) and
-     panics through cg_sim_straddle_panic.
+     than two blocks (an access of 0 bytes at a line start, or one longer
+     than a line plus one byte) is a bug or an unsupported corner and
+     panics through cg_host_straddle_panic.
    - LL is consulted only on an L1 miss, with the same (addr, size); LL
      never invalidates L1 lines it evicts.
 
@@ -129,47 +131,7 @@ size_t cg_cache_tag_bytes(const struct cg_cache_config *cfg)
    return (size_t)lines * sizeof(uintptr_t);
 }
 
-/* Appends the decimal digits of v at *pos in buf (no terminator). */
-static void cg_put_decimal(char *buf, size_t *pos, uint32_t v)
-{
-   char digits[10];
-   int n = 0;
-
-   do {
-      digits[n++] = (char)('0' + v % 10);
-      v /= 10;
-   } while (v != 0);
-   while (n > 0)
-      buf[(*pos)++] = digits[--n];
-}
-
-static void cg_put_text(char *buf, size_t *pos, const char *s)
-{
-   while (*s != '\0')
-      buf[(*pos)++] = *s++;
-}
-
-/* "<size> B, <line_size> B, <assoc>-way associative", or "..., direct-
-   mapped" for one way (spec 6.2).  The longest possible text, with three
-   ten-digit numbers, is 56 bytes: it always fits desc[80]. */
-static void cg_cache_describe(struct cg_cache *c)
-{
-   size_t pos = 0;
-
-   cg_put_decimal(c->desc, &pos, (uint32_t)c->size);
-   cg_put_text(c->desc, &pos, " B, ");
-   cg_put_decimal(c->desc, &pos, (uint32_t)c->line_size);
-   cg_put_text(c->desc, &pos, " B, ");
-   if (c->assoc == 1) {
-      cg_put_text(c->desc, &pos, "direct-mapped");
-   } else {
-      cg_put_decimal(c->desc, &pos, (uint32_t)c->assoc);
-      cg_put_text(c->desc, &pos, "-way associative");
-   }
-   c->desc[pos] = '\0';
-}
-
-/* The geometry fields and the description (tags are set by the caller). */
+/* The geometry fields (tags are set by the caller). */
 static void cg_cache_set_geometry(struct cg_cache *c,
                                   const struct cg_cache_config *cfg)
 {
@@ -181,7 +143,6 @@ static void cg_cache_set_geometry(struct cg_cache *c,
    c->sets = n != 0 ? (uint32_t)n / (uint32_t)cfg->assoc : 0;
    c->sets_min_1 = c->sets - 1;
    c->line_bits = cg_log2((uint32_t)cfg->line_size);
-   cg_cache_describe(c);
 }
 
 void cg_cache_init_zeroed(struct cg_cache *c,
@@ -236,7 +197,7 @@ int cg_cache_ref_straddle32(struct cg_cache *c, cg_addr_t addr, uint8_t size,
    int miss_first, miss_last;
 
    if (last_block != first_block + 1)
-      cg_sim_straddle_panic(addr, size, first_block, last_block);
+      cg_host_straddle_panic(addr, size, first_block, last_block);
    /* Both must fit before either is referenced: CG_CACHE_WIDEN means
       "nothing happened". */
    if (first_block != (uint32_t)first_block
@@ -247,24 +208,13 @@ int cg_cache_ref_straddle32(struct cg_cache *c, cg_addr_t addr, uint8_t size,
    return miss_first | miss_last;
 }
 
-/* Fallback for a program that links cg_sim.c without defining the hook
-   (the tool's cg_main.c and the tests define it; their definition wins
-   over this weak one).  No message can be printed here without the core,
-   so it traps: the core then reports a crash in the tool. */
-__attribute__((weak)) void cg_sim_straddle_panic(cg_addr_t addr, unsigned size,
-                                                 cg_addr_t first_block,
-                                                 cg_addr_t last_block)
-{
-   __builtin_trap();
-}
-
 int cg_cache_ref_straddle(struct cg_cache *c, cg_addr_t addr, uint8_t size,
                           cg_addr_t first_block, cg_addr_t last_block)
 {
    int miss_first, miss_last;
 
    if (last_block != first_block + 1)
-      cg_sim_straddle_panic(addr, size, first_block, last_block);
+      cg_host_straddle_panic(addr, size, first_block, last_block);
    /* Two separate statements: the second reference must happen even when
       the first one already decided the result. */
    miss_first = cg_cache_ref_block(c, first_block);

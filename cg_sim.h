@@ -9,7 +9,33 @@
 
    Ownership: a struct cg_cache belongs to its caller, and so does its tag
    storage, which the caller obtains (cg_cache_tag_bytes bytes) and keeps
-   alive as long as the cache is used.  Nothing here frees anything. */
+   alive as long as the cache is used.  Nothing here frees anything.
+
+   Notes
+   -----
+   The tag layout.  The tool's emitted code tests for a hit in way 0
+   without calling into this module (cg_irgen.c, the only tool code that
+   relies on what follows), so the layout of the tags is a contract, not
+   an internal detail:
+
+   - A cache set up by cg_cache_init or cg_cache_init_zeroed keeps its
+     tags in c->tags: sets * assoc host words (uintptr_t), set after set.
+     Set s occupies tags[s * assoc] .. tags[s * assoc + assoc - 1]
+     (cg_cache_set_offset gives s * assoc), and its way 0, the first
+     word, holds the most recently used block.
+   - The set of an address is its block number (addr >> line_bits) masked
+     with sets_min_1, and the tag stored is the whole block number.  So a
+     block number compares directly with a tag, and two consecutive blocks
+     never share a set unless sets is 1.
+   - All tags start at 0 (there is no valid bit).
+   - A reference that finds its block in way 0 changes nothing: skipping
+     it, and counting a hit, gives exactly the same results.
+   - c->tags and the geometry fields (line_size, line_bits, assoc, sets,
+     sets_min_1) do not change after set-up, so code may hold their values
+     and the addresses of tags as constants.  Only a cache with compact
+     tags (cg_cache_init32_zeroed; the tool's LL) gets new tags, once,
+     from cg_cache_widen; the inline tests are emitted for I1 and D1,
+     which never have compact tags. */
 
 #ifndef CG_SIM_H
 #define CG_SIM_H
@@ -17,12 +43,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef CG_ADDR_T_DEFINED
-#define CG_ADDR_T_DEFINED
-/* A guest address.  Guest and host words have the same size (the tool
-   panics otherwise), so the host word is wide enough. */
-typedef uintptr_t cg_addr_t;
-#endif
+#include "cg_host.h"
+
 
 /* A cache geometry as given by --I1/--D1/--LL or found by auto-detection.
    All three fields -1 means "not given on the command line". */
@@ -46,7 +68,6 @@ struct cg_cache {
       instead of the scalar loop: a vector version for this associativity
       (see cg_cache_use_vector).  Returns 1 on a miss, 0 on a hit. */
    int (*ref_vector)(uintptr_t *set, uintptr_t block);
-   char desc[80];                    /* e.g. "65536 B, 64 B, 2-way associative" */
 };
 
 /* Bytes of tag storage that cg_cache_init needs for cfg, that is
@@ -58,7 +79,7 @@ size_t cg_cache_tag_bytes(const struct cg_cache_config *cfg);
 /* Sets c up for the validated geometry cfg.  tag_storage must point to
    cg_cache_tag_bytes(cfg) bytes, suitably aligned for uintptr_t; this
    function zeroes them (so the caller need not), and c keeps a pointer to
-   them.  Also fills c->desc (the text of the "desc:" lines). */
+   them. */
 void cg_cache_init(struct cg_cache *c, const struct cg_cache_config *cfg,
                    uintptr_t *tag_storage);
 
@@ -69,19 +90,9 @@ void cg_cache_init_zeroed(struct cg_cache *c,
                           const struct cg_cache_config *cfg,
                           uintptr_t *zeroed_storage);
 
-/* Called when one access touches more than two lines, which validated
-   configurations only allow in the corner cases of the spec (an access of
-   size 0 at a line start, or an access longer than a line plus one).  It
-   never returns.  Defined by the user of this module: the tool prints
-   "addr: <hex>  size: <u>  blocks: <u> <u>" and panics with "item straddles
-   more than two cache sets"; the unit tests record the call and longjmp. */
-void cg_sim_straddle_panic(cg_addr_t addr, unsigned size,
-                           cg_addr_t first_block, cg_addr_t last_block)
-   __attribute__((noreturn));
-
 /* Out-of-line part of cg_cache_ref for accesses that do not fit in one
    line: two lines are both referenced and count as one access; more than
-   two go to cg_sim_straddle_panic.  Returns 1 on a miss, 0 on a hit. */
+   two go to cg_host_straddle_panic.  Returns 1 on a miss, 0 on a hit. */
 int cg_cache_ref_straddle(struct cg_cache *c, cg_addr_t addr, uint8_t size,
                           cg_addr_t first_block, cg_addr_t last_block);
 
@@ -196,25 +207,11 @@ int cg_cache_ref_block_avx2(struct cg_cache *c, uintptr_t block,
       return 0;
    return cg_ref_vector_avx2(set, block, groups);
 }
-
-/* cg_cache_ref the same way.  (The tool's helpers call
-   cg_cache_ref_block_avx2 themselves, keeping the two-line case out of
-   line.) */
-static inline __attribute__((always_inline, target("avx2")))
-int cg_cache_ref_avx2(struct cg_cache *c, cg_addr_t addr, uint8_t size,
-                      uint32_t groups, int way0_first)
-{
-   cg_addr_t first = addr >> c->line_bits;
-   cg_addr_t last = (addr + size - 1) >> c->line_bits;
-
-   if (__builtin_expect(first != last, 0))
-      return cg_cache_ref_straddle(c, addr, size, first, last);
-   return cg_cache_ref_block_avx2(c, first, groups, way0_first);
-}
 #endif
 
 /* 0, or n if c uses the AVX2 vector reference for 4 * n ways (then
-   cg_cache_ref_avx2 may be used with groups n instead of cg_cache_ref). */
+   cg_cache_ref_block_avx2 may be used with groups n instead of
+   cg_cache_ref_block). */
 uint32_t cg_cache_vector_groups(const struct cg_cache *c);
 
 /* Whether the host can run a vector version of the full-width reference
@@ -239,36 +236,6 @@ static inline int cg_cache_ref(struct cg_cache *c, cg_addr_t addr,
    if (__builtin_expect(first == last, 1))
       return cg_cache_ref_block(c, first);
    return cg_cache_ref_straddle(c, addr, size, first, last);
-}
-
-/* One access through a first-level cache and, only if it misses there,
-   the last-level cache: *m1 counts l1 misses and *mL ll misses.  The
-   caller counts the access itself. */
-static inline void cg_cache_ref_l1_ll(struct cg_cache *l1, struct cg_cache *ll,
-                                      cg_addr_t addr, uint8_t size,
-                                      uint64_t *m1, uint64_t *mL)
-{
-   if (cg_cache_ref(l1, addr, size)) {
-      (*m1)++;
-      if (cg_cache_ref(ll, addr, size))
-         (*mL)++;
-   }
-}
-
-/* For fast paths: 1 if the access (addr, size) lies in one line and that
-   line is in way 0 of its set, that is, if cg_cache_ref would return 0 and
-   change nothing; 0 otherwise (the access may still hit).  A caller that
-   gets 1 may skip cg_cache_ref (and the LL) for this access and count a
-   hit, with results identical to calling it. */
-static inline int cg_cache_ref_is_mru(const struct cg_cache *c,
-                                      cg_addr_t addr, uint8_t size)
-{
-   cg_addr_t first = addr >> c->line_bits;
-   cg_addr_t last = (addr + size - 1) >> c->line_bits;
-
-   return first == last
-          && c->tags[cg_cache_set_offset(c, first)]
-             == first;
 }
 
 /* ---- Compact tags ------------------------------------------------------

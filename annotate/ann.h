@@ -19,7 +19,7 @@ enum {
 };
 
 struct ann {
-	/* Options (spec 10.1). */
+	/* Options, as the command line set them. */
 	int diff, percs, annotate;
 	double threshold;
 	int64_t context;
@@ -48,13 +48,17 @@ struct ann {
 	/* What the File:function and Function:file tables, the gate, the
 	 * --show-old-new tables and the JSON render from (ann_model.c). */
 	struct cgp_model model; int have_model;
-	/* Files printed in the File:function section (name->mark bit 2). */
-	int64_t *bucket[B_COUNT];
+	/* Per file of prof.tab.file (same index): 1 if the File:function
+	 * section lists it, so that its source is annotated. */
+	unsigned char *selected;
+	int64_t *bucket[B_COUNT];   /* the Annotation summary's rows */
 };
 
-#define MARK_SELECTED 2
-
-/* Column widths of one table (spec 10.3 "Column formatting"). */
+/* Column widths of one table.  Per shown event: the count column is as
+ * wide as the widest of the smallest and largest count (with thousands
+ * separators), the percentage columns as their widest text (an outer row
+ * of File:function or Function:file has two, its own and the cumulative
+ * one); an event name wider than all that widens the cell. */
 struct cols {
 	int outer;
 	int64_t *min, *max, *cmin, *cmax;   /* per event */

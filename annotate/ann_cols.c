@@ -108,30 +108,30 @@ void cols_init(struct cols *c, const struct ann *a, int outer)
 	c->p2w = xcalloc(a->nshow, sizeof *c->p2w);
 }
 
-void cols_see(struct cols *c, const struct ann *a, const int64_t *v)
+/* Widens each range [lo[k], hi[k]] to take in v[k] (a ratio without a
+ * value, CGP_NA, takes no room: it prints as "n/a"). */
+static void widen(const struct ann *a, int64_t *lo, int64_t *hi, const int64_t *v)
 {
 	unsigned k;
 
 	for (k = 0; k < a->nev; k++) {
 		if (a->ratio[k] && v[k] == CGP_NA)
 			continue;
-		if (v[k] < c->min[k])
-			c->min[k] = v[k];
-		if (v[k] > c->max[k])
-			c->max[k] = v[k];
+		if (v[k] < lo[k])
+			lo[k] = v[k];
+		if (v[k] > hi[k])
+			hi[k] = v[k];
 	}
+}
+
+void cols_see(struct cols *c, const struct ann *a, const int64_t *v)
+{
+	widen(a, c->min, c->max, v);
 }
 
 void cols_see_cumul(struct cols *c, const struct ann *a, const int64_t *v)
 {
-	unsigned k;
-
-	for (k = 0; k < a->nev; k++) {
-		if (v[k] < c->cmin[k])
-			c->cmin[k] = v[k];
-		if (v[k] > c->cmax[k])
-			c->cmax[k] = v[k];
-	}
+	widen(a, c->cmin, c->cmax, v);
 }
 
 static size_t max2(size_t x, size_t y)

@@ -168,11 +168,12 @@ static void marker(int64_t n)
 	printf("-- line %lld ----------------------------------------\n", (long long)n);
 }
 
-/* The lines of a file's table D, sorted, without line 0 (spec 10.3). */
+/* The rows of a file's line table sorted by line number, without line 0
+ * (counts with no line, printed apart as "<unknown (line 0)>"). */
 struct rows {
 	struct row *row;
 	size_t n;
-	long line0;   /* index in D of line 0, or -1 */
+	long line0;   /* row of line 0 in the line table, or -1 */
 };
 
 static void rows_init(struct rows *x, const struct cgp_lines *t)
@@ -193,8 +194,10 @@ static void rows_init(struct rows *x, const struct cgp_lines *t)
 	qsort(x->row, x->n, sizeof *x->row, cmp_row);
 }
 
-/* The range of source lines [*lo, *hi] that starts at row i (step 3 of
- * spec 10.3); returns the first row after it. */
+/* The range of source lines [*lo, *hi] that starts at row i: ctx lines
+ * before row i's line (from line 1 on) to ctx lines after the last row
+ * whose line is at most 2 * ctx after the one before it (so ranges that
+ * would overlap become one).  Returns the first row after it. */
 static size_t next_range(const struct rows *x, size_t i, int64_t ctx, int64_t *lo,
 			 int64_t *hi)
 {
@@ -244,98 +247,134 @@ static int prescan(struct cgp_reader *r, int64_t last, struct cgp_error *err)
 	return cgp_reader_rewind(r, err);
 }
 
-/* Annotates one readable source file (spec 10.3, steps 1-6). */
+/* The state of annotating one readable source file. */
+struct annot {
+	struct ann *a;
+	const struct cgp_file *f;
+	const struct rows *x;
+	struct cgp_reader *r;      /* the source file */
+	int64_t k;                 /* source lines read so far */
+	struct cols c;
+	unsigned char *printed;    /* per row of x: shown beside its line */
+	int64_t *v;                /* the counts of one row */
+};
+
+/* The next source line, counted in st->k: 1, or 0 at the end. */
+static int next_src(struct annot *st, const char **line, size_t *len)
+{
+	if (!src_line(st->r, line, len))
+		return 0;
+	st->k++;
+	return 1;
+}
+
+/* Prints the source lines lo..hi between markers, each with the counts of
+ * its row (rows from first on) or dots.  1, or 0 when the file ended
+ * before hi: then the annotation stops there. */
+static int print_range(struct annot *st, size_t first, int64_t lo, int64_t hi)
+{
+	const struct rows *x = st->x;
+	const char *line;
+	size_t len;
+	int64_t j;
+
+	while (st->k < lo - 1)
+		if (!next_src(st, &line, &len))
+			return 0;
+	if (lo != 1)
+		marker(lo);
+	for (j = lo; j <= hi; j++) {
+		if (!next_src(st, &line, &len))
+			return 0;
+		while (first < x->n && x->row[first].line < j)
+			first++;
+		if (first < x->n && x->row[first].line == j) {
+			line_values(st->a, &st->f->lines, x->row[first].idx, st->v);
+			put_cells(&st->c, st->a, st->v, NULL);
+			add_row(st->a, st->a->bucket[B_KNOWN], st->v);
+			st->printed[first] = 1;
+		} else {
+			put_missing_cells(&st->c, st->a);
+		}
+		putchar(' ');
+		fwrite(line, 1, len, stdout);
+		putchar('\n');
+	}
+	marker(hi);
+	return 1;
+}
+
+/* The rows no source line showed (past the end of the file), with the
+ * warning that says so. */
+static void print_bogus(struct annot *st)
+{
+	const struct rows *x = st->x;
+	size_t i, nbogus = 0;
+
+	for (i = 0; i < x->n; i++)
+		nbogus += !st->printed[i];
+	if (!nbogus)
+		return;
+	putchar('\n');
+	for (i = 0; i < x->n; i++) {
+		if (st->printed[i])
+			continue;
+		line_values(st->a, &st->f->lines, x->row[i].idx, st->v);
+		put_cells(&st->c, st->a, st->v, NULL);
+		printf(" <bogus line %lld>\n", (long long)x->row[i].line);
+		add_row(st->a, st->a->bucket[B_KNOWN], st->v);
+	}
+	putchar('\n');
+	fputs(at_line, stdout);
+	fputs(warn_line, stdout);
+	fputs(at_line, stdout);
+	printf("@@ Information recorded about lines past the end of '%s'.\n",
+	       st->f->orig[0]->s);
+	fputs(at_line, stdout);
+}
+
+/*
+ * Annotates one readable source file: the column header, the counts of
+ * line 0, then the ranges of lines around lines with counts (each range
+ * widened by --context, ranges that overlap or touch merged), and last
+ * the lines past the end of the file.
+ */
 static void annotate_file(struct ann *a, const struct cgp_file *f,
 			  const struct rows *x, struct cgp_reader *r)
 {
-	const struct cgp_lines *t = &f->lines;
-	unsigned char *printed = xcalloc(x->n + 1, 1);
-	int64_t *v = xmalloc(a->nev, sizeof *v), k = 0, ctx = a->context;
-	size_t i, nranges = 0, nbogus = 0;
-	struct cols c;
-	int done = 0;
+	struct annot st = { .a = a, .f = f, .x = x, .r = r };
+	size_t i, nranges = 0;
 
-	cols_init(&c, a, 0);
-	for (i = 0; i < t->n; i++) {
-		line_values(a, t, i, v);
-		cols_see(&c, a, v);
+	st.printed = xcalloc(x->n + 1, 1);
+	st.v = xmalloc(a->nev, sizeof *st.v);
+	cols_init(&st.c, a, 0);
+	for (i = 0; i < f->lines.n; i++) {
+		line_values(a, &f->lines, i, st.v);
+		cols_see(&st.c, a, st.v);
 	}
-	cols_finish(&c, a);
-	put_header(&c, a, "", "");
+	cols_finish(&st.c, a);
+	put_header(&st.c, a, "", "");
 	putchar('\n');
 	if (x->line0 >= 0) {
-		line_values(a, t, (size_t)x->line0, v);
-		put_cells(&c, a, v, NULL);
+		line_values(a, &f->lines, (size_t)x->line0, st.v);
+		put_cells(&st.c, a, st.v, NULL);
 		fputs(" <unknown (line 0)>\n\n", stdout);
-		add_row(a, a->bucket[B_LINE0], v);
+		add_row(a, a->bucket[B_LINE0], st.v);
 	}
-
-	for (i = 0; i < x->n && !done;) {
-		int64_t lo, hi, j;
+	for (i = 0; i < x->n;) {
 		size_t first = i;
-		const char *line;
-		size_t len;
-		i = next_range(x, i, ctx, &lo, &hi);
+		int64_t lo, hi;
+		i = next_range(x, i, a->context, &lo, &hi);
 		nranges++;
-		while (k < lo - 1) {
-			if (!src_line(r, &line, &len)) {
-				done = 1;
-				break;
-			}
-			k++;
-		}
-		if (done)
+		if (!print_range(&st, first, lo, hi))
 			break;
-		if (lo != 1)
-			marker(lo);
-		for (j = lo; j <= hi; j++) {
-			if (!src_line(r, &line, &len)) {
-				done = 1;
-				break;
-			}
-			k++;
-			while (first < x->n && x->row[first].line < j)
-				first++;
-			if (first < x->n && x->row[first].line == j) {
-				line_values(a, t, x->row[first].idx, v);
-				put_cells(&c, a, v, NULL);
-				add_row(a, a->bucket[B_KNOWN], v);
-				printed[first] = 1;
-			} else {
-				put_missing_cells(&c, a);
-			}
-			putchar(' ');
-			fwrite(line, 1, len, stdout);
-			putchar('\n');
-		}
-		if (!done)
-			marker(hi);
 	}
-	for (i = 0; i < x->n; i++)
-		nbogus += !printed[i];
-	if (nbogus) {
-		putchar('\n');
-		for (i = 0; i < x->n; i++) {
-			if (printed[i])
-				continue;
-			line_values(a, t, x->row[i].idx, v);
-			put_cells(&c, a, v, NULL);
-			printf(" <bogus line %lld>\n", (long long)x->row[i].line);
-			add_row(a, a->bucket[B_KNOWN], v);
-		}
-		putchar('\n');
-		fputs(at_line, stdout);
-		fputs(warn_line, stdout);
-		fputs(at_line, stdout);
-		printf("@@ Information recorded about lines past the end of '%s'.\n",
-		       f->orig[0]->s);
-		fputs(at_line, stdout);
-	}
+	print_bogus(&st);
 	if (nranges)
 		putchar('\n');
-	cols_release(&c);
-	free(printed);
-	free(v);
+	cols_release(&st.c);
+	free(st.printed);
+	free(st.v);
 }
 
 /*
@@ -410,7 +449,7 @@ void report_sources(struct ann *a)
 		struct cgp_file *f = order[i];
 		if (f->name->len == 3 && !memcmp(f->name->s, "???", 3))
 			add_all(a, &f->lines, B_UNKNOWN);
-		else if (!(f->name->mark & MARK_SELECTED))
+		else if (!a->selected[f - t->file])
 			add_all(a, &f->lines, B_BELOW);
 		else if (a->annotate)
 			one_file(a, f);

@@ -83,7 +83,8 @@ static int abs_ge(int64_t v, double t)
 	return a >= (uint64_t)ceil(t);
 }
 
-/* Keeps the inner entries reaching the threshold, sorts them; 0 if none. */
+/* Keeps the inner entries reaching the threshold and sorts them; returns
+ * how many are kept.  With none, o's arrays are freed: o is dropped. */
 static size_t filter_sort(struct ann *a, struct outer *o, double tcount)
 {
 	size_t i, k = 0;
@@ -93,6 +94,11 @@ static size_t filter_sort(struct ann *a, struct outer *o, double tcount)
 		if (abs_ge(sort_value(a, o->in[i].v, p), tcount))
 			o->in[k++] = o->in[i];
 	o->nin = k;
+	if (!k) {
+		free(o->total);
+		free(o->in);
+		return 0;
+	}
 	qsort(o->in, o->nin, sizeof *o->in, cmp_inner);
 	return k;
 }
@@ -175,15 +181,51 @@ static int64_t *total_of(const struct ann *a, const struct cgp_mgroup *g)
 	return t;
 }
 
+static int cmp_file_addr(const void *p, const void *q)
+{
+	uintptr_t x = (uintptr_t)(*(const struct cgp_file *const *)p)->name;
+	uintptr_t y = (uintptr_t)(*(const struct cgp_file *const *)q)->name;
+
+	return (x > y) - (x < y);
+}
+
+/* The table's files sorted by the address of their names (the model names
+ * a file by its entry's interned name), for select_file. */
+static const struct cgp_file **files_by_name(const struct cgp_table *t)
+{
+	const struct cgp_file **v = xmalloc(t->nfile + 1, sizeof *v);
+	size_t i;
+
+	for (i = 0; i < t->nfile; i++)
+		v[i] = &t->file[i];
+	qsort(v, t->nfile, sizeof *v, cmp_file_addr);
+	return v;
+}
+
+/* Marks the file entry named name in a->selected. */
+static void select_file(struct ann *a, const struct cgp_file **by_name,
+			const struct cgp_name *name)
+{
+	const struct cgp_table *t = &a->prof.tab;
+	struct cgp_file key = { .name = name };
+	const struct cgp_file *kp = &key, **f;
+
+	f = bsearch(&kp, by_name, t->nfile, sizeof *by_name, cmp_file_addr);
+	if (f)
+		a->selected[*f - t->file] = 1;
+}
+
 /* File:function: outer = the model's files (not the scratch one), inner =
  * their functions. */
 static void file_function(struct ann *a)
 {
 	const struct cgp_model *m = &a->model;
 	struct outer *o = xcalloc(m->nfile + 1, sizeof *o);
+	const struct cgp_file **by_name = files_by_name(&a->prof.tab);
 	size_t i, j, n = 0;
 	double tc = threshold_count(a);
 
+	a->selected = xcalloc(a->prof.tab.nfile + 1, 1);
 	for (i = 0; i < m->nfile; i++) {
 		const struct cgp_mgroup *g = &m->file[i];
 		struct outer *x = &o[n];
@@ -196,15 +238,13 @@ static void file_function(struct ann *a)
 			x->in[x->nin++].v = shown(a, r->v);
 		}
 		if (filter_sort(a, x, tc)) {
-			((struct cgp_name *)x->name)->mark |= MARK_SELECTED;
+			select_file(a, by_name, g->name);
 			n++;
-		} else {
-			free(x->total);
-			free(x->in);
 		}
 	}
 	print_section(a, o, n, "File:function summary", "< ", " file:function");
 	free(o);
+	free(by_name);
 }
 
 /* Function:file: outer = the model's functions, inner = their files (""
@@ -236,12 +276,8 @@ static void function_file(struct ann *a)
 			x->in[x->nin].name = r->file;
 			x->in[x->nin++].v = shown(a, r->v);
 		}
-		if (filter_sort(a, x, tc)) {
+		if (filter_sort(a, x, tc))
 			n++;
-		} else {
-			free(x->total);
-			free(x->in);
-		}
 	}
 	print_section(a, o, n, "Function:file summary", "> ", " function:file");
 	free(o);

@@ -12,7 +12,9 @@
 #include "ann.h"
 #include "prog.h"
 
-/* argparse's rendering at 80 columns (spec Appendix A). */
+/* The usage and help texts as Python 3.11's argparse prints them for
+ * upstream's parser, at 80 columns (tests/cli/help-vs-man.sh compares
+ * them with the manual page). */
 static const char usage_text[] =
 	"usage: cg_annotate [-h] [--version] [--diff] [--mod-filename REGEX]\n"
 	"                   [--mod-funcname REGEX] [--show A,B,C] [--sort A,B,C]\n"
@@ -442,7 +444,6 @@ int main(int argc, char **argv)
 
 	cgp_profile_init(&a.prof, CGP_MODE_ANNOTATE);
 	memset(&ro, 0, sizeof ro);
-	ro.mode = CGP_MODE_ANNOTATE;
 	ro.mod_fl = a.mod_fl;
 	ro.mod_fn = a.mod_fn;
 	ro.check_events = check_events;
@@ -502,6 +503,7 @@ int main(int argc, char **argv)
 		free((int64_t *)a.summary);
 	free(a.snap);
 	free(a.snap_summary);
+	free(a.selected);
 	free(a.show);
 	free(a.sort);
 	free(a.events);

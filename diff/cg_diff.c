@@ -14,7 +14,9 @@
 #include "prog.h"
 #include "prog_report.h"
 
-/* argparse's rendering at 80 columns (spec Appendix A). */
+/* The usage and help texts as Python 3.11's argparse prints them for
+ * upstream's parser, at 80 columns (tests/cli/help-vs-man.sh compares
+ * them with the manual page). */
 static const char usage_text[] =
 	"usage: cg_diff [-h] [--version] [--mod-filename REGEX] [--mod-funcname REGEX]\n"
 	"               [--normalize LIST] [--derive NAME=FORMULA]\n"
@@ -205,7 +207,6 @@ int main(int argc, char **argv)
 	mod_fn = rep_fn_chain(&rep, mod_fn);
 	model = rep.json || rep.nlimits || rep.der.n;
 	memset(&ro, 0, sizeof ro);
-	ro.mode = CGP_MODE_DIFF;
 	ro.mod_fl = mod_fl;
 	ro.mod_fn = mod_fn;
 

@@ -5,7 +5,8 @@
 # The user manual (docs/manual/) is installed flat in $(docdir), its examples
 # in $(docdir)/examples, so that the manual's relative links work both in the
 # source tree and installed.  The developer notes (companions.md, testing.md,
-# performance.md) are shipped by the folders they describe, not installed.
+# performance.md, design.md) are shipped by the folders they describe, not
+# installed.
 
 dist_doc_DATA += \
 	docs/manual/manual.md \
@@ -26,7 +27,12 @@ dist_doc_DATA += \
 manualexamplesdir = $(docdir)/examples
 dist_manualexamples_DATA = \
 	docs/manual/examples/phases.c \
-	docs/manual/examples/cg-gate.sh
+	docs/manual/examples/cg-gate.sh \
+	docs/manual/examples/model.c \
+	docs/manual/examples/forkexec.c \
+	docs/manual/examples/forker.c \
+	docs/manual/examples/clock.c \
+	docs/manual/examples/crash.c
 
 # The example program of the demo (build.sh demo) and of the manual.
 EXTRA_DIST += docs/examples/wordcount.c

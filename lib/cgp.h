@@ -34,19 +34,8 @@
  * included, so an error "at end of file" names the number of lines plus one
  * (as upstream does).
  *
- * The three programs read the body slightly differently (spec 10.2, 11.2,
- * 12.2); struct cgp_read_opts.mode selects the rules:
- *   ANNOTATE  line numbers parsed; "fl=" sets the function to
- *             "<unspecified>"; entries are created by fl=/fn= lines; every
- *             summary: line is checked against the running total of the file
- *             and all are added to the global summary; per-file line tables.
- *   MERGE     line numbers parsed; "fl=" sets the function to "???"; entries
- *             are created by count lines, in first-seen order; summary: lines
- *             are added up, never checked; per-(file, function) line tables;
- *             different events are reported after the file was read.
- *   DIFF      line numbers ignored; "fl=" sets the function to "???"; the
- *             last summary: line wins and is checked at end of file against
- *             the sum of all counts; no line tables.
+ * The three programs read the body slightly differently, as upstream's
+ * three scripts do: struct cgp_rules below, one row per program, says how.
  *
  * Ownership: every object belongs to the structure that contains it; a
  * struct cgp_profile owns its table, names and inputs and frees them all in
@@ -60,7 +49,7 @@
 #include <stdio.h>
 
 /* ------------------------------------------------------------------------ */
-/* Errors                                                                    */
+/* Errors (cgp_buf.c)                                                        */
 /* ------------------------------------------------------------------------ */
 
 enum {
@@ -95,7 +84,7 @@ int cgp_error_sys(struct cgp_error *e, int code, int errnum, const char *fmt, ..
 void cgp_error_release(struct cgp_error *e);
 
 /* ------------------------------------------------------------------------ */
-/* Growable buffer with a maximum size                                       */
+/* Growable buffer with a maximum size (cgp_buf.c)                           */
 /* ------------------------------------------------------------------------ */
 
 /* s is NUL-terminated whenever len > 0 or s != NULL; owned by the buffer. */
@@ -117,7 +106,52 @@ void cgp_buf_reset(struct cgp_buf *b);
 void cgp_buf_release(struct cgp_buf *b);
 
 /* ------------------------------------------------------------------------ */
-/* Streaming line reader (universal newlines, UTF-8 checked on request)     */
+/* UTF-8 and white space (cgp_utf8.c)                                        */
+/* ------------------------------------------------------------------------ */
+
+/* 1 if s[0..n) is valid UTF-8 as Python's strict decoder defines it. */
+int cgp_utf8_valid(const char *s, size_t n);
+/* Number of characters in s[0..n): code points of valid UTF-8, and one
+ * per byte that is not part of a valid sequence (Python's len() of the
+ * text decoded with errors="surrogateescape"). */
+size_t cgp_utf8_len(const char *s, size_t n);
+/* Byte length of the white-space character at s (Python str.isspace()),
+ * 0 if s[0] does not start one. */
+size_t cgp_space_len(const char *s, const char *end);
+
+/* ------------------------------------------------------------------------ */
+/* Numbers with Python's syntax and formatting (cgp_num.c)                   */
+/* ------------------------------------------------------------------------ */
+
+/* Python int() of s[0..n) restricted to ASCII digits, into int64.  Returns
+ * 0, -1 when the text is not an int, -2 when it is out of range. */
+int cgp_parse_int(const char *s, size_t n, int64_t *out);
+/* Python float() of a NUL-terminated text (no hex floats); 0 or -1. */
+int cgp_parse_float(const char *s, double *out);
+/* Overflow-checked a += b: 0, or -1 leaving a unchanged. */
+static inline int cgp_add(int64_t *a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_add_overflow(*a, b, &r))
+		return -1;
+	*a = r;
+	return 0;
+}
+/* Decimal text of v into buf (>= 21 bytes), returns the length. */
+size_t cgp_fmt_int(char *buf, int64_t v);
+/* Decimal text with "," every three digits (buf >= 28 bytes). */
+size_t cgp_fmt_commas(char *buf, int64_t v);
+/* v*100/s as Python's true division gives it: correctly rounded double,
+ * sign of zero kept (s != 0). */
+double cgp_percent(int64_t v, int64_t s);
+/* Python repr(float)/str(float) of a finite x into buf (>= 32 bytes). */
+size_t cgp_fmt_pyfloat(char *buf, double x);
+/* Python list repr of v[0..n) ("[1, -2, 3]") appended to b;
+ * 0, or -1 past the buffer's maximum or without memory. */
+int cgp_buf_add_pylist(struct cgp_buf *b, const int64_t *v, unsigned n);
+
+/* ------------------------------------------------------------------------ */
+/* Streaming line reader (cgp_reader.c)                                      */
 /* ------------------------------------------------------------------------ */
 
 #define CGP_MAX_LINE (64u << 20) /* longest line accepted: 64 MiB */
@@ -160,73 +194,28 @@ int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 int cgp_reader_rewind(struct cgp_reader *r, struct cgp_error *err);
 void cgp_reader_release(struct cgp_reader *r);
 
-/* 1 if s[0..n) is valid UTF-8 as Python's strict decoder defines it. */
-int cgp_utf8_valid(const char *s, size_t n);
-/* Number of characters in s[0..n): code points of valid UTF-8, and one
- * per byte that is not part of a valid sequence (Python's len() of the
- * text decoded with errors="surrogateescape"). */
-size_t cgp_utf8_len(const char *s, size_t n);
-/* Byte length of the white-space character at s (Python str.isspace()),
- * 0 if s[0] does not start one. */
-size_t cgp_space_len(const char *s, const char *end);
-
-/* ------------------------------------------------------------------------ */
-/* Numbers                                                                   */
-/* ------------------------------------------------------------------------ */
-
-/* Python int() of s[0..n) restricted to ASCII digits, into int64.  Returns
- * 0, -1 when the text is not an int, -2 when it is out of range. */
-int cgp_parse_int(const char *s, size_t n, int64_t *out);
-/* Python float() of a NUL-terminated text (no hex floats); 0 or -1. */
-int cgp_parse_float(const char *s, double *out);
-/* Overflow-checked a += b: 0, or -1 leaving a unchanged. */
-static inline int cgp_add(int64_t *a, int64_t b)
-{
-	int64_t r;
-	if (__builtin_add_overflow(*a, b, &r))
-		return -1;
-	*a = r;
-	return 0;
-}
-/* Decimal text of v into buf (>= 21 bytes), returns the length. */
-size_t cgp_fmt_int(char *buf, int64_t v);
-/* Decimal text with "," every three digits (buf >= 28 bytes). */
-size_t cgp_fmt_commas(char *buf, int64_t v);
-/* v*100/s as Python's true division gives it: correctly rounded double,
- * sign of zero kept (s != 0). */
-double cgp_percent(int64_t v, int64_t s);
-/* Python repr(float)/str(float) of a finite x into buf (>= 32 bytes). */
-size_t cgp_fmt_pyfloat(char *buf, double x);
-
 /* ------------------------------------------------------------------------ */
 /* Interned names                                                            */
 /* ------------------------------------------------------------------------ */
 
-/* One distinct string.  s is NUL-terminated (names may not contain NUL
- * bytes that matter: comparisons use len).  Owned by struct cgp_names. */
+/* One distinct string: a profile interns each name once, so names compare
+ * by pointer.  s is NUL-terminated (comparisons use len).  Owned by the
+ * profile's table; what the library keeps about a name besides (its hash
+ * chain, --mod-* results, file entry) is its own, in cgp_int.h. */
 struct cgp_name {
 	const char *s;
 	uint32_t len;
-	uint32_t hash;
-	struct cgp_name *next;          /* hash chain */
-	const struct cgp_name *mod[2];  /* cached --mod-filename/funcname
-					   results, or NULL */
-	int32_t file;                   /* index in the table's files, or -1 */
-	int32_t mark;                   /* free for the table's use */
 };
 
+/* The interned names of a table (the library's; cgp_int.h). */
 struct cgp_names {
-	struct cgp_name **tab;
+	struct cgp_name_ent **tab;      /* hash chains */
 	size_t mask, count;
 	struct cgp_arena_chunk *arena;  /* names and their text */
 	size_t arena_left;
 	char *arena_ptr;
 };
 
-void cgp_names_init(struct cgp_names *n);
-/* Returns the interned copy of s[0..len), NULL without memory. */
-struct cgp_name *cgp_names_intern(struct cgp_names *n, const char *s, size_t len);
-void cgp_names_release(struct cgp_names *n);
 /* Code-point order of two names (= byte order of their UTF-8). */
 int cgp_name_cmp(const struct cgp_name *a, const struct cgp_name *b);
 
@@ -258,8 +247,9 @@ void cgp_lines_release(struct cgp_lines *t);
 /* Cost table keyed (file, function[, line])                                */
 /* ------------------------------------------------------------------------ */
 
-/* Flags of a cost centre made by lines before any fl= (annotate mode):
- * their file side (or function side) is a scratch entry never reported. */
+/* Flags of a cost centre made by lines before any fl= (the rule
+ * scratch_before_fl): its file side (or function side, before any fn=) is
+ * a scratch entry never reported. */
 #define CGP_CC_NOFILE 1u
 #define CGP_CC_NOFN   2u
 
@@ -267,13 +257,14 @@ struct cgp_cc {
 	const struct cgp_name *file, *fn;
 	unsigned flags;
 	int64_t *total;           /* nev counts, in the table's arena */
-	struct cgp_lines *lines;  /* MERGE mode only, else NULL */
+	struct cgp_lines *lines;  /* CGP_LINES_PER_CC only, else NULL */
 };
 
 struct cgp_file {
 	const struct cgp_name *name;
-	struct cgp_lines lines;             /* ANNOTATE mode */
-	const struct cgp_name **orig;       /* original names mapped here */
+	struct cgp_lines lines;             /* CGP_LINES_PER_FILE only */
+	const struct cgp_name **orig;       /* original names mapped here
+					       (the rule keep_originals) */
 	size_t norig, origcap;
 	size_t *ccs;                        /* its cost centres, first-seen */
 	size_t nccs, cccap;
@@ -295,7 +286,8 @@ struct cgp_table {
 
 struct cgp_subst;  /* opaque, see cgp_subst.c */
 
-/* Parses "s/PATTERN/REPLACEMENT/FLAGS" (spec 10.6), compiles the pattern
+/* Parses "s/PATTERN/REPLACEMENT/FLAGS" (FLAGS: "", "g", "i", "gi" or "ig";
+ * "\/" stands for "/" in PATTERN and REPLACEMENT), compiles the pattern
  * and checks the replacement template.  Another ASCII punctuation
  * character than "/" may stand for the delimiter ("s|a|b|", an extension;
  * "\|" is then a literal "|").  Returns NULL with a message
@@ -316,7 +308,69 @@ void cgp_subst_free(struct cgp_subst *x);
 /* Reading profiles                                                          */
 /* ------------------------------------------------------------------------ */
 
+/* Which program's rules a profile is read with. */
 enum cgp_mode { CGP_MODE_ANNOTATE, CGP_MODE_MERGE, CGP_MODE_DIFF };
+
+/* Where the counts of each line number are kept. */
+enum cgp_lines_at {
+	CGP_LINES_NONE,      /* nowhere: only the totals of each entry */
+	CGP_LINES_PER_FILE,  /* struct cgp_file.lines, per file after --mod-filename */
+	CGP_LINES_PER_CC,    /* struct cgp_cc.lines, per (file, function) entry */
+};
+
+/* What the summary: lines of a file are for. */
+enum cgp_summary_rule {
+	/* Each must equal the file's counts so far; all are added (negated
+	 * with cgp_read_opts.negate) to the profile's summary. */
+	CGP_SUMMARY_CHECK_EACH,
+	/* Added to the profile's summary, never checked. */
+	CGP_SUMMARY_ADD,
+	/* The last one counts (struct cgp_input.summary): at end of file it
+	 * must equal the sum of all the file's counts, then it becomes the
+	 * profile's summary. */
+	CGP_SUMMARY_LAST,
+};
+
+/*
+ * How a program reads the body of a file.  cgp_read.c holds the table, one
+ * row per enum cgp_mode; every difference between the programs' reading is
+ * a field here, and the reader tests these fields, never the mode.
+ *
+ *                       ANNOTATE         MERGE           DIFF
+ *   line_numbers        parsed           parsed          ignored
+ *   fl_function         "<unspecified>"  "???"           "???"
+ *   names_make_entries  yes              no              no
+ *   scratch_before_fl   yes              no              no
+ *   keep_originals      yes              no              no
+ *   lines               per file         per entry       none
+ *   summary             check each       add             last
+ *   events_at_once      yes              no              no
+ */
+struct cgp_rules {
+	/* Line numbers are parsed and checked; else every count line counts
+	 * as line 0, whatever its first token is. */
+	int line_numbers;
+	/* The function of the counts after an fl= line, until an fn= line. */
+	const char *fl_function;
+	/* fl= and fn= lines create their (file, function) entry, so one with
+	 * no counts is listed; else the first count line creates it. */
+	int names_make_entries;
+	/* Counts before the first fl= go to an entry that is never reported
+	 * (flags CGP_CC_NOFILE | CGP_CC_NOFN); else to file "", function "". */
+	int scratch_before_fl;
+	/* Each file entry lists the fl= names mapped to it, as they were
+	 * before --mod-filename (struct cgp_file.orig): the source files. */
+	int keep_originals;
+	enum cgp_lines_at lines;
+	enum cgp_summary_rule summary;
+	/* A file whose events differ from the first file's is an error at its
+	 * events: line; else only after it was read (so that its own errors
+	 * come first). */
+	int events_at_once;
+};
+
+/* The row of the table for mode (static: never freed). */
+const struct cgp_rules *cgp_rules_of(enum cgp_mode mode);
 
 /* What one input file said in its header. */
 struct cgp_input {
@@ -326,12 +380,12 @@ struct cgp_input {
 	char *cmd;
 	char **events;  unsigned nev;
 	int64_t mtime_ns;
-	int64_t *summary;         /* DIFF: the last summary: line */
+	int64_t *summary;         /* CGP_SUMMARY_LAST: the last summary: line */
 };
 
+/* How one file is read into a profile (the rules come with the profile). */
 struct cgp_read_opts {
-	enum cgp_mode mode;
-	int negate;                      /* ANNOTATE: subtract this file */
+	int negate;                      /* subtract this file's counts */
 	/* --mod-filename / --mod-funcname, or NULL.  Results are cached per
 	 * name in the profile, so every file read into one profile must use
 	 * the same expressions (or none until the first one is used). */
@@ -347,7 +401,7 @@ struct cgp_read_opts {
 };
 
 struct cgp_profile {
-	enum cgp_mode mode;
+	const struct cgp_rules *rules;  /* cgp_rules_of() the mode, static */
 	unsigned nev;
 	char **events;            /* the first file's, borrowed from input 0 */
 	struct cgp_input *in; size_t nin, incap;
@@ -356,15 +410,13 @@ struct cgp_profile {
 	struct cgp_buf tmp;       /* scratch for --mod-* results */
 };
 
+/* An empty profile whose files will be read with the rules of mode. */
 void cgp_profile_init(struct cgp_profile *p, enum cgp_mode mode);
-/* Reads one more file into p (the rules of p->mode).  On failure p stays
- * valid for cgp_profile_release() only. */
+/* Reads one more file into p, with p->rules.  On failure p stays valid for
+ * cgp_profile_release() only. */
 int cgp_profile_read(struct cgp_profile *p, const char *path,
 		     const struct cgp_read_opts *o, struct cgp_error *err);
 void cgp_profile_release(struct cgp_profile *p);
-
-/* Python list repr of v[0..n) ("[1, -2, 3]") appended to b. */
-int cgp_buf_add_pylist(struct cgp_buf *b, const int64_t *v, unsigned n);
 
 /* ------------------------------------------------------------------------ */
 /* Diffing and writing                                                       */
@@ -436,6 +488,10 @@ long cgp_compare(const struct cgp_profile *a, const struct cgp_profile *b,
  * temporary file can be created beside an existing file (a read-only
  * folder), that file is written in place (inplace set, and a warning text
  * for the program to print); it is truncated only by the commit.
+ *
+ * The tool writes its profile by the same contract with code of its own
+ * (cg_main.c has no libc): docs/design.md, "Writing an output
+ * file", states it, and tests/outfile.test checks both writers.
  */
 struct cgp_outfile {
 	struct cgp_out out;   /* where the contents go */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cgp.h"
+#include "cgp_int.h"
 
 /* One record: row `row` of the line table of cost centre `cc`. */
 struct rec {
@@ -66,18 +67,6 @@ static int collect(const struct cgp_profile *p, struct rec **out, size_t *n)
 	return 0;
 }
 
-static int same_events(const struct cgp_profile *a, const struct cgp_profile *b)
-{
-	unsigned i;
-
-	if (a->nev != b->nev)
-		return 0;
-	for (i = 0; i < a->nev; i++)
-		if (strcmp(a->events[i], b->events[i]))
-			return 0;
-	return 1;
-}
-
 long cgp_compare(const struct cgp_profile *a, const struct cgp_profile *b,
 		 cgp_cmp_fn fn, void *ctx, struct cgp_error *err)
 {
@@ -87,9 +76,9 @@ long cgp_compare(const struct cgp_profile *a, const struct cgp_profile *b,
 	int64_t *ca = NULL, *cb = NULL;
 	long ndiff = 0;
 
-	if (a->mode != CGP_MODE_MERGE || b->mode != CGP_MODE_MERGE)
+	if (a->rules != cgp_rules_of(CGP_MODE_MERGE) || b->rules != cgp_rules_of(CGP_MODE_MERGE))
 		return cgp_error_set(err, CGP_EUSAGE, "profiles to compare must be read in MERGE mode");
-	if (!same_events(a, b))
+	if (!cgp_events_equal(a->events, a->nev, b->events, b->nev))
 		return cgp_error_set(err, CGP_EEVENTS, "'%s' and '%s' record different events",
 				     a->nin ? a->in[0].path : "?", b->nin ? b->in[0].path : "?");
 	ca = malloc((nev ? nev : 1) * sizeof *ca);

@@ -303,3 +303,19 @@ size_t cgp_fmt_pyfloat(char *buf, double x)
 			      exp10 < 0 ? -exp10 : exp10);
 	return k;
 }
+
+int cgp_buf_add_pylist(struct cgp_buf *b, const int64_t *v, unsigned n)
+{
+	unsigned i;
+	char num[32];
+
+	if (cgp_buf_add(b, "[", 1))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (i && cgp_buf_add(b, ", ", 2))
+			return -1;
+		if (cgp_buf_add(b, num, cgp_fmt_int(num, v[i])))
+			return -1;
+	}
+	return cgp_buf_add(b, "]", 1);
+}

@@ -14,9 +14,41 @@
 /* Longest bad text quoted in a message. */
 #define QUOTE_MAX 60
 
+/* The rules of each program, as cgp.h describes them. */
+static const struct cgp_rules rules_table[] = {
+	[CGP_MODE_ANNOTATE] = {
+		.line_numbers = 1,
+		.fl_function = "<unspecified>",
+		.names_make_entries = 1,
+		.scratch_before_fl = 1,
+		.keep_originals = 1,
+		.lines = CGP_LINES_PER_FILE,
+		.summary = CGP_SUMMARY_CHECK_EACH,
+		.events_at_once = 1,
+	},
+	[CGP_MODE_MERGE] = {
+		.line_numbers = 1,
+		.fl_function = "???",
+		.lines = CGP_LINES_PER_CC,
+		.summary = CGP_SUMMARY_ADD,
+	},
+	[CGP_MODE_DIFF] = {
+		.line_numbers = 0,
+		.fl_function = "???",
+		.lines = CGP_LINES_NONE,
+		.summary = CGP_SUMMARY_LAST,
+	},
+};
+
+const struct cgp_rules *cgp_rules_of(enum cgp_mode mode)
+{
+	return &rules_table[mode];
+}
+
 /* State of reading one file. */
 struct rstate {
 	struct cgp_profile *p;
+	const struct cgp_rules *ru;  /* p->rules */
 	const struct cgp_read_opts *o;
 	struct cgp_reader r;
 	struct cgp_input *in;
@@ -24,14 +56,15 @@ struct rstate {
 	unsigned nev;            /* this file's events */
 	int accumulate;          /* events equal the profile's */
 	int sign;                /* -1 for the negated file of a diff */
-	struct cgp_name *file;   /* current file (after --mod-filename) */
+	struct cgp_name_ent *file;  /* current file (after --mod-filename) */
 	const struct cgp_name *fn;
 	unsigned flags;          /* CGP_CC_NOFILE / CGP_CC_NOFN */
 	long cc;                 /* current cost centre, -1 = look up */
 	int64_t *counts;         /* this line's counts */
-	int64_t *running;        /* ANNOTATE: total of this file so far */
+	int64_t *running;        /* total of this file so far, unless the
+				    summary rule is CGP_SUMMARY_ADD */
 	int nsummary;
-	const struct cgp_name *unspecified, *unknown, *empty;
+	struct cgp_name_ent *fl_fn, *empty;  /* ru->fl_function, "" */
 };
 
 static unsigned long long lineno(const struct rstate *s)
@@ -175,7 +208,7 @@ static int parse_counts_fast(struct rstate *s, const char *p, const char *e,
 			v = v * 10 + (unsigned)(*p++ - '0');
 		if (p - t > 18 || (p < e && *p != ' ' && *p != '\t'))
 			return 0;
-		*line_no = s->p->mode == CGP_MODE_DIFF ? 0 : (int64_t)v;
+		*line_no = s->ru->line_numbers ? (int64_t)v : 0;
 	}
 	for (;;) {
 		const char *t;
@@ -209,8 +242,8 @@ static int parse_counts(struct rstate *s, const char *p, const char *e,
 	if (line_no) {
 		const char *t = p;
 		p = skip_token(p, e);
-		if (s->p->mode == CGP_MODE_DIFF) {
-			*line_no = 0; /* cg_diff ignores line numbers */
+		if (!s->ru->line_numbers) {
+			*line_no = 0;
 		} else {
 			rc = cgp_parse_int(t, (size_t)(p - t), line_no);
 			if (rc || *line_no > ((int64_t)1 << 62))
@@ -248,17 +281,18 @@ static int parse_counts(struct rstate *s, const char *p, const char *e,
 }
 
 /* Applies --mod-filename (which = 0) or --mod-funcname (1) to a name. */
-static struct cgp_name *mod_name(struct rstate *s, struct cgp_name *orig, int which)
+static struct cgp_name_ent *mod_name(struct rstate *s, struct cgp_name_ent *orig,
+				     int which)
 {
 	const struct cgp_subst *x = which ? s->o->mod_fn : s->o->mod_fl;
-	struct cgp_name *m;
+	struct cgp_name_ent *m;
 
 	if (!x)
 		return orig;
 	if (orig->mod[which])
-		return (struct cgp_name *)orig->mod[which];
+		return orig->mod[which];
 	cgp_buf_reset(&s->p->tmp);
-	if (cgp_subst_apply(x, orig->s, orig->len, &s->p->tmp, s->err)) {
+	if (cgp_subst_apply(x, orig->name.s, orig->name.len, &s->p->tmp, s->err)) {
 		/* Matching failed (the match limit): say where. */
 		if (s->err->code != CGP_ENOMEM)
 			at_this_line(s);
@@ -274,9 +308,9 @@ static struct cgp_name *mod_name(struct rstate *s, struct cgp_name *orig, int wh
 	return m;
 }
 
-static struct cgp_name *intern(struct rstate *s, const char *t, size_t n)
+static struct cgp_name_ent *intern(struct rstate *s, const char *t, size_t n)
 {
-	struct cgp_name *x = cgp_names_intern(&s->p->tab.names, t, n);
+	struct cgp_name_ent *x = cgp_names_intern(&s->p->tab.names, t, n);
 
 	if (!x)
 		nomem(s);
@@ -290,56 +324,71 @@ static int set_cc(struct rstate *s)
 	return s->cc < 0 ? nomem(s) : 0;
 }
 
-static int on_fl(struct rstate *s, const char *name, size_t n)
+/*
+ * The name of an fl= (which = 0) or fn= (1) line: interned (even in a file
+ * that is not accumulated, so that a bad name is found there too) and
+ * mapped by --mod-filename or --mod-funcname.  Returns 1 with *orig and *m
+ * set, 0 when the file is not accumulated, or a negative code.
+ */
+static int take_name(struct rstate *s, const char *name, size_t n, int which,
+		     struct cgp_name_ent **orig, struct cgp_name_ent **m)
 {
-	struct cgp_name *orig = intern(s, name, n), *m;
-
-	if (!orig)
+	*orig = intern(s, name, n);
+	if (!*orig)
 		return s->err->code;
 	if (!s->accumulate)
 		return 0;
-	m = mod_name(s, orig, 0);
-	if (!m)
-		return s->err->code;
+	*m = mod_name(s, *orig, which);
+	return *m ? 1 : s->err->code;
+}
+
+/* Lists orig among the original names of file entry m, once. */
+static int keep_original(struct rstate *s, struct cgp_name_ent *orig,
+			 struct cgp_name_ent *m)
+{
+	long fi;
+	struct cgp_file *f;
+
+	if (orig->orig_kept)
+		return 0;
+	fi = cgp_table_file(&s->p->tab, m);
+	if (fi < 0)
+		return nomem(s);
+	f = &s->p->tab.file[fi];
+	if (cgp_grow_array((void **)&f->orig, &f->origcap, f->norig, sizeof *f->orig))
+		return nomem(s);
+	f->orig[f->norig++] = &orig->name;
+	orig->orig_kept = 1;
+	return 0;
+}
+
+static int on_fl(struct rstate *s, const char *name, size_t n)
+{
+	struct cgp_name_ent *orig, *m;
+	int rc = take_name(s, name, n, 0, &orig, &m);
+
+	if (rc <= 0)
+		return rc;
 	s->file = m;
 	s->flags = 0;
 	s->cc = -1;
-	if (s->p->mode != CGP_MODE_ANNOTATE) {
-		s->fn = s->unknown;
-		return 0;
-	}
-	s->fn = s->unspecified;
-	/* Remember the original name of this file once. */
-	if (!(orig->mark & 1)) {
-		long fi = cgp_table_file(&s->p->tab, m);
-		struct cgp_file *f;
-		if (fi < 0)
-			return nomem(s);
-		f = &s->p->tab.file[fi];
-		if (cgp_grow_array((void **)&f->orig, &f->origcap, f->norig,
-				   sizeof *f->orig))
-			return nomem(s);
-		f->orig[f->norig++] = orig;
-		orig->mark |= 1;
-	}
-	return set_cc(s);
+	s->fn = &s->fl_fn->name;
+	if (s->ru->keep_originals && (rc = keep_original(s, orig, m)))
+		return rc;
+	return s->ru->names_make_entries ? set_cc(s) : 0;
 }
 
 static int on_fn(struct rstate *s, const char *name, size_t n)
 {
-	struct cgp_name *orig = intern(s, name, n), *m;
+	struct cgp_name_ent *orig, *m;
+	int rc = take_name(s, name, n, 1, &orig, &m);
 
-	if (!orig)
-		return s->err->code;
-	if (!s->accumulate)
-		return 0;
-	m = mod_name(s, orig, 1);
-	if (!m)
-		return s->err->code;
-	s->fn = m;
+	if (rc <= 0)
+		return rc;
+	s->fn = &m->name;
 	s->flags &= ~CGP_CC_NOFN;
 	s->cc = -1;
-	return s->p->mode == CGP_MODE_ANNOTATE ? set_cc(s) : 0;
+	return s->ru->names_make_entries ? set_cc(s) : 0;
 }
 
 static int on_count(struct rstate *s, const char *line, size_t len)
@@ -365,19 +414,19 @@ static int on_count(struct rstate *s, const char *line, size_t len)
 			return overflow(s);
 		c->total[i] = v;
 	}
-	switch (s->p->mode) {
-	case CGP_MODE_ANNOTATE:
+	switch (s->ru->lines) {
+	case CGP_LINES_PER_FILE:
 		if (s->flags & CGP_CC_NOFILE)
 			return 0;
 		rc = cgp_lines_add(&s->p->tab.file[s->file->file].lines, s->nev,
 				   ln, s->counts, s->sign);
 		break;
-	case CGP_MODE_MERGE:
+	case CGP_LINES_PER_CC:
 		if (!c->lines && !(c->lines = calloc(1, sizeof *c->lines)))
 			return nomem(s);
-		rc = cgp_lines_add(c->lines, s->nev, ln, s->counts, 1);
+		rc = cgp_lines_add(c->lines, s->nev, ln, s->counts, s->sign);
 		break;
-	case CGP_MODE_DIFF:
+	case CGP_LINES_NONE:
 		break;
 	}
 	if (rc == CGP_EOVERFLOW)
@@ -413,33 +462,26 @@ static int on_summary(struct rstate *s, const char *rest, const char *e)
 	s->nsummary++;
 	if (!s->accumulate)
 		return 0;
-	switch (s->p->mode) {
-	case CGP_MODE_ANNOTATE:
-		for (i = 0; i < s->nev; i++) {
-			int64_t v;
-			if (s->sign > 0 ? __builtin_add_overflow(s->p->summary[i], s->counts[i], &v)
-					: __builtin_sub_overflow(s->p->summary[i], s->counts[i], &v))
-				return overflow(s);
-			s->p->summary[i] = v;
-		}
-		if (memcmp(s->counts, s->running, s->nev * sizeof *s->counts))
-			return mismatch(s, s->counts, s->running, "- summary:  ",
-					"- computed: ");
-		break;
-	case CGP_MODE_MERGE:
-		for (i = 0; i < s->nev; i++)
-			if (cgp_add(&s->p->summary[i], s->counts[i]))
-				return overflow(s);
-		break;
-	case CGP_MODE_DIFF:
+	if (s->ru->summary == CGP_SUMMARY_LAST) {
 		memcpy(s->in->summary, s->counts, s->nev * sizeof *s->counts);
-		break;
+		return 0;
 	}
+	for (i = 0; i < s->nev; i++) {
+		int64_t v;
+		if (s->sign > 0 ? __builtin_add_overflow(s->p->summary[i], s->counts[i], &v)
+				: __builtin_sub_overflow(s->p->summary[i], s->counts[i], &v))
+			return overflow(s);
+		s->p->summary[i] = v;
+	}
+	if (s->ru->summary == CGP_SUMMARY_CHECK_EACH &&
+	    memcmp(s->counts, s->running, s->nev * sizeof *s->counts))
+		return mismatch(s, s->counts, s->running, "- summary:  ", "- computed: ");
 	return 0;
 }
 
-/* DIFF: at end of file the sum of all counts must equal the summary. */
-static int diff_check(struct rstate *s)
+/* CGP_SUMMARY_LAST: at end of file the sum of all counts must equal the
+ * last summary: line, which then becomes the profile's summary. */
+static int check_last_summary(struct rstate *s)
 {
 	size_t i;
 	unsigned k;
@@ -490,7 +532,7 @@ static int next_line(struct rstate *s, const char **line, size_t *len)
 	return rc;
 }
 
-static int events_equal(char **a, unsigned na, char **b, unsigned nb)
+int cgp_events_equal(char *const *a, unsigned na, char *const *b, unsigned nb)
 {
 	unsigned i;
 
@@ -502,96 +544,105 @@ static int events_equal(char **a, unsigned na, char **b, unsigned nb)
 	return 1;
 }
 
-static int read_header(struct rstate *s)
+int cgp_error_events(struct cgp_error *err, const char *path1, const char *path2)
 {
-	const char *line, *rest, *e;
-	size_t len, evcap = 0;
+	return cgp_error_set(err, CGP_EEVENTS, "events in data files don't match (%s and %s)",
+			     path1, path2);
+}
+
+/* The desc: lines and the cmd: line.  0 with *line, *len set to the line
+ * after them, or an error. */
+static int read_desc_cmd(struct rstate *s, const char **line, size_t *len)
+{
+	const char *rest;
 	int rc;
 	struct cgp_buf desc = CGP_BUF_INIT(SIZE_MAX / 2);
 
 	for (;;) {
-		rc = next_line(s, &line, &len);
-		if (rc < 0)
-			goto out;
-		if (!keyword(s, line, len, "desc:", &rest))
+		rc = next_line(s, line, len);
+		if (rc < 0) {
+			cgp_buf_release(&desc);
+			return rc;
+		}
+		if (!keyword(s, *line, *len, "desc:", &rest))
 			break;
-		if (cgp_buf_add(&desc, rest, (size_t)(line + len - rest)) ||
+		if (cgp_buf_add(&desc, rest, (size_t)(*line + *len - rest)) ||
 		    cgp_buf_add(&desc, "\n", 1)) {
-			rc = nomem(s);
-			goto out;
+			cgp_buf_release(&desc);
+			return nomem(s);
 		}
 		s->in->ndesc++;
 	}
 	s->in->desc = desc.s ? desc.s : dup_text("", 0);
-	desc.s = NULL;
-	if (!s->in->desc) {
-		rc = nomem(s);
-		goto out;
-	}
-	if (!keyword(s, line, len, "cmd:", &rest)) {
-		rc = perr(s, "missing a `cmd:` line");
-		goto out;
-	}
-	if (!(s->in->cmd = dup_text(rest, (size_t)(line + len - rest)))) {
-		rc = nomem(s);
-		goto out;
-	}
-	rc = next_line(s, &line, &len);
-	if (rc < 0)
-		goto out;
-	if (!keyword(s, line, len, "events:", &rest)) {
-		rc = perr(s, "missing an `events:` line");
-		goto out;
-	}
-	e = line + len;
+	if (!s->in->desc)
+		return nomem(s);
+	if (!keyword(s, *line, *len, "cmd:", &rest))
+		return perr(s, "missing a `cmd:` line");
+	if (!(s->in->cmd = dup_text(rest, (size_t)(*line + *len - rest))))
+		return nomem(s);
+	rc = next_line(s, line, len);
+	return rc < 0 ? rc : 0;
+}
+
+/* The event names of the events: line line[0..len). */
+static int read_events(struct rstate *s, const char *line, size_t len)
+{
+	const char *rest, *e = line + len;
+	size_t evcap = 0;
+
+	if (!keyword(s, line, len, "events:", &rest))
+		return perr(s, "missing an `events:` line");
 	for (rest = skip_ws(rest, e); rest < e; rest = skip_ws(rest, e)) {
 		const char *t = rest;
 		rest = skip_token(rest, e);
-		if (s->in->nev == CGP_MAX_EVENTS) {
-			rc = cgp_error_set(s->err, CGP_EPARSE,
-					   "%s:%llu: too many events (at most %u)",
-					   s->r.path, lineno(s), CGP_MAX_EVENTS);
-			goto out;
-		}
+		if (s->in->nev == CGP_MAX_EVENTS)
+			return cgp_error_set(s->err, CGP_EPARSE,
+					     "%s:%llu: too many events (at most %u)",
+					     s->r.path, lineno(s), CGP_MAX_EVENTS);
 		if (cgp_grow_array((void **)&s->in->events, &evcap, s->in->nev,
 				   sizeof *s->in->events) ||
-		    !(s->in->events[s->in->nev] = dup_text(t, (size_t)(rest - t)))) {
-			rc = nomem(s);
-			goto out;
-		}
+		    !(s->in->events[s->in->nev] = dup_text(t, (size_t)(rest - t))))
+			return nomem(s);
 		s->in->nev++;
 	}
-	if (s->in->nev == 0) {
-		rc = perr(s, "no event names on the `events:` line");
-		goto out;
-	}
+	if (s->in->nev == 0)
+		return perr(s, "no event names on the `events:` line");
 	s->nev = s->in->nev;
-	if (s->o->check_events) {
-		rc = s->o->check_events(s->o->ctx, s->in->events, s->in->nev, s->err);
-		if (rc)
-			goto out;
-	}
+	return 0;
+}
+
+/* The first file sets the profile's events; a later one must have the
+ * same (rule events_at_once), or is not accumulated and reported at the
+ * end. */
+static int join_profile(struct rstate *s)
+{
 	if (s->p->nin == 1) {
 		s->p->nev = s->nev;
 		s->p->events = s->in->events;
 		cgp_table_init(&s->p->tab, s->nev);
-		if (!(s->p->summary = calloc(s->nev, sizeof *s->p->summary))) {
-			rc = nomem(s);
-			goto out;
-		}
-	} else if (!events_equal(s->p->events, s->p->nev, s->in->events, s->in->nev)) {
-		if (s->p->mode == CGP_MODE_ANNOTATE) {
-			rc = cgp_error_set(s->err, CGP_EEVENTS,
-					   "events in data files don't match (%s and %s)",
-					   s->p->in[0].path, s->in->path);
-			goto out;
-		}
-		s->accumulate = 0; /* MERGE: reported at the end */
+		if (!(s->p->summary = calloc(s->nev, sizeof *s->p->summary)))
+			return nomem(s);
+	} else if (!cgp_events_equal(s->p->events, s->p->nev, s->in->events,
+				     s->in->nev)) {
+		if (s->ru->events_at_once)
+			return cgp_error_events(s->err, s->p->in[0].path, s->in->path);
+		s->accumulate = 0;
 	}
-	rc = 0;
-out:
-	cgp_buf_release(&desc);
-	return rc;
+	return 0;
+}
+
+static int read_header(struct rstate *s)
+{
+	const char *line;
+	size_t len;
+	int rc;
+
+	if ((rc = read_desc_cmd(s, &line, &len)) || (rc = read_events(s, line, len)))
+		return rc;
+	if (s->o->check_events &&
+	    (rc = s->o->check_events(s->o->ctx, s->in->events, s->in->nev, s->err)))
+		return rc;
+	return join_profile(s);
 }
 
 static int read_body(struct rstate *s)
@@ -621,18 +672,16 @@ static int read_body(struct rstate *s)
 	if (!s->nsummary)
 		return perr(s, "missing `summary:` line, aborting");
 	if (!s->accumulate)
-		return cgp_error_set(s->err, CGP_EEVENTS,
-				     "events in data files don't match (%s and %s)",
-				     s->p->in[0].path, s->in->path);
-	if (s->p->mode == CGP_MODE_DIFF)
-		return diff_check(s);
+		return cgp_error_events(s->err, s->p->in[0].path, s->in->path);
+	if (s->ru->summary == CGP_SUMMARY_LAST)
+		return check_last_summary(s);
 	return 0;
 }
 
 void cgp_profile_init(struct cgp_profile *p, enum cgp_mode mode)
 {
 	memset(p, 0, sizeof *p);
-	p->mode = mode;
+	p->rules = cgp_rules_of(mode);
 	p->tmp.max = CGP_MAX_LINE;
 }
 
@@ -644,6 +693,7 @@ int cgp_profile_read(struct cgp_profile *p, const char *path,
 
 	memset(&s, 0, sizeof s);
 	s.p = p;
+	s.ru = p->rules;
 	s.o = o;
 	s.err = err;
 	s.accumulate = 1;
@@ -665,28 +715,25 @@ int cgp_profile_read(struct cgp_profile *p, const char *path,
 	if (rc)
 		goto out;
 	s.counts = calloc(s.nev, sizeof *s.counts);
-	/* MERGE keeps no running total: it never checks summary: lines. */
-	s.running = p->mode == CGP_MODE_MERGE ? malloc(1)
-					       : calloc(s.nev, sizeof *s.running);
+	/* Summary: lines that are only added up need no running total. */
+	if (s.ru->summary != CGP_SUMMARY_ADD)
+		s.running = calloc(s.nev, sizeof *s.running);
 	s.in->summary = calloc(s.nev, sizeof *s.in->summary);
-	if (!s.counts || !s.running || !s.in->summary) {
+	if (!s.counts || (s.ru->summary != CGP_SUMMARY_ADD && !s.running) ||
+	    !s.in->summary) {
 		rc = nomem(&s);
 		goto out;
 	}
-	if (!(s.unspecified = intern(&s, "<unspecified>", 13)) ||
-	    !(s.unknown = intern(&s, "???", 3)) || !(s.empty = intern(&s, "", 0))) {
+	if (!(s.fl_fn = intern(&s, s.ru->fl_function, strlen(s.ru->fl_function))) ||
+	    !(s.empty = intern(&s, "", 0))) {
 		rc = err->code;
 		goto out;
 	}
-	/* Before any fl= the file is "" (ANNOTATE: a scratch entry). */
-	s.file = (struct cgp_name *)s.empty;
-	s.fn = s.empty;
-	if (p->mode == CGP_MODE_ANNOTATE)
+	/* Before any fl= the file is "" (or a scratch entry). */
+	s.file = s.empty;
+	s.fn = &s.empty->name;
+	if (s.ru->scratch_before_fl)
 		s.flags = CGP_CC_NOFILE | CGP_CC_NOFN;
-	if (p->mode == CGP_MODE_MERGE) {
-		free(s.running);
-		s.running = NULL;
-	}
 	rc = read_body(&s);
 out:
 	free(s.counts);

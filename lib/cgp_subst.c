@@ -78,151 +78,184 @@ static int is_ident_start(unsigned char c)
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
 }
 
-/* Python's parse_template; returns 0 or sets err (CGP_EUSAGE). */
+/*
+ * The replacement template is parsed as Python's re module parses it
+ * (sre_parse.parse_template).  Each function below handles one kind of
+ * escape: *pp points just after its backslash and is moved past the
+ * escape; the result is 0, or not 0 with err set (CGP_EUSAGE) -- or with
+ * err->msg left NULL when memory ran out.
+ */
+
+/* *g = the number of the group named name[0..n), or < 0 if there is none;
+ * returns 0, or -1 without memory. */
+static int group_by_name(const struct cgp_subst *x, const char *name, size_t n, int *g)
+{
+	char *nm = strndup(name, n);
+	const char *q;
+
+	if (!nm)
+		return -1;
+	for (q = nm + 1; *q; q++)
+		if (!is_ident_start((unsigned char)*q) && !(*q >= '0' && *q <= '9'))
+			break;
+	*g = *q ? PCRE2_ERROR_NOSUBSTRING
+		: pcre2_substring_number_from_name(x->re, (PCRE2_SPTR)nm);
+	free(nm);
+	return 0;
+}
+
+/* \g<name> or \g<number>. */
+static int escape_g(struct cgp_subst *x, const char **pp, uint32_t ngroups,
+		    struct cgp_error *err)
+{
+	const char *p = *pp, *name, *end;
+	int64_t v;
+
+	if (p[1] != '<')
+		return cgp_error_set(err, CGP_EUSAGE, "missing < after \\g in replacement");
+	name = p + 2;
+	end = strchr(name, '>');
+	if (!end)
+		return cgp_error_set(err, CGP_EUSAGE, "missing >, unterminated name in replacement");
+	if (end == name)
+		return cgp_error_set(err, CGP_EUSAGE, "missing group name in replacement");
+	if (is_ident_start((unsigned char)*name)) {
+		int g;
+		if (group_by_name(x, name, (size_t)(end - name), &g))
+			return -1;
+		if (g < 0)
+			return cgp_error_set(err, CGP_EUSAGE,
+					     "unknown group name '%.*s' in replacement",
+					     (int)(end - name), name);
+		v = g;
+	} else {
+		/* Python: int(name), which allows a sign, "_" and white
+		 * space; negative is bad. */
+		if (cgp_parse_int(name, (size_t)(end - name), &v) || v < 0)
+			return cgp_error_set(err, CGP_EUSAGE,
+					     "bad character in group name '%.*s' in replacement",
+					     (int)(end - name), name);
+		if (v > (int64_t)ngroups)
+			return cgp_error_set(err, CGP_EUSAGE,
+					     "invalid group reference %.*s in replacement",
+					     (int)(end - name), name);
+	}
+	*pp = end + 1;
+	return add_piece(x, (int)v, NULL, 0);
+}
+
+/* \0 with up to two more octal digits: that byte. */
+static int escape_0(struct cgp_subst *x, const char **pp)
+{
+	const char *p = *pp + 1;
+	unsigned v = 0, k = 0;
+	char ch;
+
+	while (k < 2 && *p >= '0' && *p <= '7') {
+		v = v * 8 + (unsigned)(*p++ - '0');
+		k++;
+	}
+	ch = (char)v;
+	*pp = p;
+	return add_piece(x, -1, &ch, 1);
+}
+
+/* \ddd, three octal digits: code point 0 to 0o377, as UTF-8. */
+static int escape_octal(struct cgp_subst *x, const char **pp, struct cgp_error *err)
+{
+	const char *p = *pp;
+	unsigned v = (unsigned)(p[0] - '0') * 64 + (unsigned)(p[1] - '0') * 8 +
+		     (unsigned)(p[2] - '0');
+	char u[2];
+
+	if (v > 0377)
+		return cgp_error_set(err, CGP_EUSAGE,
+				     "octal escape value \\%.3s outside of range 0-0o377 in replacement",
+				     p);
+	*pp = p + 3;
+	if (v < 0x80) {
+		u[0] = (char)v;
+		return add_piece(x, -1, u, 1);
+	}
+	u[0] = (char)(0xc0 | (v >> 6));
+	u[1] = (char)(0x80 | (v & 0x3f));
+	return add_piece(x, -1, u, 2);
+}
+
+static int is_octal(char c)
+{
+	return c >= '0' && c <= '7';
+}
+
+/* \1 to \99 (a group), or \ddd (octal, when three octal digits follow). */
+static int escape_digits(struct cgp_subst *x, const char **pp, uint32_t ngroups,
+			 struct cgp_error *err)
+{
+	const char *p = *pp;
+	int g = p[0] - '0';
+
+	if (p[1] >= '0' && p[1] <= '9') {
+		if (is_octal(p[0]) && is_octal(p[1]) && is_octal(p[2]))
+			return escape_octal(x, pp, err);
+		g = g * 10 + (p[1] - '0');
+		if (g > (int)ngroups)
+			return cgp_error_set(err, CGP_EUSAGE,
+					     "invalid group reference %d in replacement", g);
+		*pp = p + 2;
+		return add_piece(x, g, NULL, 0);
+	}
+	if (g > (int)ngroups)
+		return cgp_error_set(err, CGP_EUSAGE,
+				     "invalid group reference %c in replacement", p[0]);
+	*pp = p + 1;
+	return add_piece(x, g, NULL, 0);
+}
+
+/* \a \b \f \n \r \t \v \\; another ASCII letter is an error, any other
+ * character is kept with its backslash. */
+static int escape_char(struct cgp_subst *x, const char **pp, struct cgp_error *err)
+{
+	static const char from[] = "abfnrtv\\", to[] = "\a\b\f\n\r\t\v\\";
+	char c = **pp;
+	const char *k = c ? strchr(from, c) : NULL;
+
+	if (k) {
+		*pp += 1;
+		return add_piece(x, -1, &to[k - from], 1);
+	}
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+		return cgp_error_set(err, CGP_EUSAGE, "bad escape \\%c in replacement", c);
+	return add_piece(x, -1, *pp - 1, 1);
+}
+
+/* Python's parse_template of r into x's pieces; 0, or see above. */
 static int parse_template(struct cgp_subst *x, const char *r, struct cgp_error *err)
 {
 	uint32_t ngroups = 0;
 	const char *p = r;
+	int rc;
 
 	pcre2_pattern_info(x->re, PCRE2_INFO_CAPTURECOUNT, &ngroups);
 	while (*p) {
 		const char *bs = strchr(p, '\\');
-		char c, ch;
 		if (!bs)
 			return add_piece(x, -1, p, strlen(p)) ? -1 : 0;
 		if (bs > p && add_piece(x, -1, p, (size_t)(bs - p)))
 			return -1;
 		p = bs + 1;
-		c = *p;
-		if (c == '\0')
+		if (*p == '\0')
 			return cgp_error_set(err, CGP_EUSAGE,
 					     "bad escape (end of pattern) in replacement");
-		if (c == 'g') {
-			const char *name, *end;
-			long gi = -1;
-			if (p[1] != '<')
-				return cgp_error_set(err, CGP_EUSAGE, "missing < after \\g in replacement");
-			name = p + 2;
-			end = strchr(name, '>');
-			if (!end)
-				return cgp_error_set(err, CGP_EUSAGE, "missing >, unterminated name in replacement");
-			if (end == name)
-				return cgp_error_set(err, CGP_EUSAGE, "missing group name in replacement");
-			if (is_ident_start((unsigned char)*name)) {
-				char *nm = strndup(name, (size_t)(end - name));
-				int n;
-				const char *q;
-				if (!nm)
-					return -1;
-				for (q = nm + 1; *q; q++)
-					if (!is_ident_start((unsigned char)*q) &&
-					    !(*q >= '0' && *q <= '9'))
-						break;
-				n = *q ? PCRE2_ERROR_NOSUBSTRING
-				       : pcre2_substring_number_from_name(x->re, (PCRE2_SPTR)nm);
-				free(nm);
-				if (n < 0)
-					return cgp_error_set(err, CGP_EUSAGE,
-							     "unknown group name '%.*s' in replacement",
-							     (int)(end - name), name);
-				gi = n;
-			} else {
-				/* Python: int(name), which allows a sign,
-				 * "_" and white space; negative is bad. */
-				int64_t v;
-				if (cgp_parse_int(name, (size_t)(end - name), &v) || v < 0)
-					return cgp_error_set(err, CGP_EUSAGE,
-							     "bad character in group name '%.*s' in replacement",
-							     (int)(end - name), name);
-				if (v > (int64_t)ngroups)
-					return cgp_error_set(err, CGP_EUSAGE,
-							     "invalid group reference %.*s in replacement",
-							     (int)(end - name), name);
-				gi = (long)v;
-			}
-			if (add_piece(x, (int)gi, NULL, 0))
-				return -1;
-			p = end + 1;
-			continue;
-		}
-		if (c == '0') {
-			/* \0 with up to two more octal digits. */
-			unsigned v = 0, k = 0;
-			p++;
-			while (k < 2 && *p >= '0' && *p <= '7') {
-				v = v * 8 + (unsigned)(*p++ - '0');
-				k++;
-			}
-			ch = (char)v;
-			if (add_piece(x, -1, &ch, 1))
-				return -1;
-			continue;
-		}
-		if (c >= '1' && c <= '9') {
-			if (p[1] >= '0' && p[1] <= '9') {
-				if (c <= '7' && p[1] <= '7' && p[2] >= '0' && p[2] <= '7') {
-					unsigned v = (unsigned)(c - '0') * 64 +
-						     (unsigned)(p[1] - '0') * 8 +
-						     (unsigned)(p[2] - '0');
-					char u[2];
-					if (v > 0377)
-						return cgp_error_set(err, CGP_EUSAGE,
-								     "octal escape value \\%.3s outside of range 0-0o377 in replacement",
-								     p);
-					/* Code point v as UTF-8. */
-					if (v < 0x80) {
-						u[0] = (char)v;
-						if (add_piece(x, -1, u, 1))
-							return -1;
-					} else {
-						u[0] = (char)(0xc0 | (v >> 6));
-						u[1] = (char)(0x80 | (v & 0x3f));
-						if (add_piece(x, -1, u, 2))
-							return -1;
-					}
-					p += 3;
-					continue;
-				}
-				{
-					int g = (c - '0') * 10 + (p[1] - '0');
-					if (g > (int)ngroups)
-						return cgp_error_set(err, CGP_EUSAGE,
-								     "invalid group reference %d in replacement", g);
-					if (add_piece(x, g, NULL, 0))
-						return -1;
-					p += 2;
-					continue;
-				}
-			}
-			if (c - '0' > (int)ngroups)
-				return cgp_error_set(err, CGP_EUSAGE,
-						     "invalid group reference %c in replacement", c);
-			if (add_piece(x, c - '0', NULL, 0))
-				return -1;
-			p++;
-			continue;
-		}
-		switch (c) {
-		case 'a': ch = '\a'; break;
-		case 'b': ch = '\b'; break;
-		case 'f': ch = '\f'; break;
-		case 'n': ch = '\n'; break;
-		case 'r': ch = '\r'; break;
-		case 't': ch = '\t'; break;
-		case 'v': ch = '\v'; break;
-		case '\\': ch = '\\'; break;
-		default:
-			if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
-				return cgp_error_set(err, CGP_EUSAGE,
-						     "bad escape \\%c in replacement", c);
-			/* Kept with its backslash. */
-			if (add_piece(x, -1, bs, 1))
-				return -1;
-			continue;
-		}
-		if (add_piece(x, -1, &ch, 1))
-			return -1;
-		p++;
+		if (*p == 'g')
+			rc = escape_g(x, &p, ngroups, err);
+		else if (*p == '0')
+			rc = escape_0(x, &p);
+		else if (*p >= '1' && *p <= '9')
+			rc = escape_digits(x, &p, ngroups, err);
+		else
+			rc = escape_char(x, &p, err);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -261,93 +294,111 @@ static int valid_flags(const char *f, size_t n)
 	       (n == 2 && ((f[0] == 'g' && f[1] == 'i') || (f[0] == 'i' && f[1] == 'g')));
 }
 
-struct cgp_subst *cgp_subst_new(const char *expr, struct cgp_error *err)
+/* Where the parts of "s/PATTERN/REPLACEMENT/FLAGS" are: in t[0..n), the
+ * text after "s/", the pattern ends at pe and the replacement at re;
+ * delim is the delimiter ("/", or another, see is_delim). */
+struct parts {
+	const char *t;
+	size_t n, pe, re;
+	char delim;
+};
+
+/* Finds the parts of expr as upstream's regular expression does: greedy,
+ * the longest pattern, then the longest replacement; a delimiter after a
+ * backslash is part of the text.  0, or -1 if expr is not of the form. */
+static int split_expr(const char *expr, struct parts *x)
 {
 	size_t n = strlen(expr), pe, re;
 	const char *t;
-	char *pat = NULL, *rep = NULL;
-	struct cgp_subst *x;
-	int found = 0, ecode;
 	char delim;
-	PCRE2_SIZE eoff;
-	/* Names may hold bytes that are not UTF-8: such a byte matches no
-	 * item of a pattern (a barrier no match crosses), the rest of the
-	 * name is matched as usual. */
-	uint32_t opts = PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF;
 
 	/* Python's "$" also matches before one final newline; "." never
 	 * matches a newline, so no other newline may occur. */
 	if (n && expr[n - 1] == '\n')
 		n--;
 	if (n < 2 || expr[0] != 's' || !is_delim(expr[1]) || memchr(expr, '\n', n))
-		goto bad_form;
+		return -1;
 	delim = expr[1];
 	t = expr + 2;
 	n -= 2;
-	/* Greedy: the longest pattern, then the longest replacement. */
-	for (pe = n; pe-- > 0 && !found;) {
+	for (pe = n; pe-- > 0;) {
 		if (t[pe] != delim || (pe > 0 && t[pe - 1] == '\\'))
 			continue;
 		for (re = n; re-- > pe + 1;) {
 			if (t[re] != delim || t[re - 1] == '\\')
 				continue;
 			if (valid_flags(t + re + 1, n - re - 1)) {
-				found = 1;
-				break;
+				*x = (struct parts){ t, n, pe, re, delim };
+				return 0;
 			}
 		}
-		if (found)
-			break;
 	}
-	if (!found)
-		goto bad_form;
-	x = calloc(1, sizeof *x);
-	if (!x)
-		goto nomem;
-	x->lit.max = CGP_MAX_LINE;
-	pat = unescape_slashes(t, pe, delim);
-	rep = unescape_slashes(t + pe + 1, re - pe - 1, delim);
-	if (!pat || !rep)
-		goto nomem_x;
-	if (memchr(t + re + 1, 'i', n - re - 1))
-		opts |= PCRE2_CASELESS;
-	x->global = memchr(t + re + 1, 'g', n - re - 1) != NULL;
-	if (!cgp_utf8_valid(pat, strlen(pat)) || !cgp_utf8_valid(rep, strlen(rep))) {
-		cgp_error_set(err, CGP_EUSAGE, "invalid UTF-8 in the expression");
-		goto fail;
-	}
+	return -1;
+}
+
+/* Compiles pat into x and parses the template rep: 0, or not 0 with err
+ * set (CGP_EUSAGE), or err->msg left NULL without memory. */
+static int compile(struct cgp_subst *x, const char *pat, const char *rep,
+		   uint32_t opts, struct cgp_error *err)
+{
+	int ecode;
+	PCRE2_SIZE eoff;
+
+	if (!cgp_utf8_valid(pat, strlen(pat)) || !cgp_utf8_valid(rep, strlen(rep)))
+		return cgp_error_set(err, CGP_EUSAGE, "invalid UTF-8 in the expression");
 	x->re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, opts, &ecode,
 			      &eoff, NULL);
 	if (!x->re) {
 		PCRE2_UCHAR msg[256];
 		pcre2_get_error_message(ecode, msg, sizeof msg);
-		cgp_error_set(err, CGP_EUSAGE, "bad regular expression '%s': %s at offset %zu",
-			      pat, (char *)msg, (size_t)eoff);
-		goto fail;
+		return cgp_error_set(err, CGP_EUSAGE,
+				     "bad regular expression '%s': %s at offset %zu",
+				     pat, (char *)msg, (size_t)eoff);
 	}
 	x->md = pcre2_match_data_create_from_pattern(x->re, NULL);
 	if (!x->md)
-		goto nomem_x;
-	if (parse_template(x, rep, err)) {
-		if (!err->msg)
-			goto nomem_x;
-		goto fail;
-	}
-	free(pat);
-	free(rep);
-	return x;
+		return -1;
+	return parse_template(x, rep, err);
+}
 
-bad_form:
-	cgp_error_set(err, CGP_EUSAGE, "not of the form s/regex/replacement/[g][i]");
-	return NULL;
-nomem:
-	cgp_error_set(err, CGP_ENOMEM, "out of memory");
-	return NULL;
-nomem_x:
-	cgp_error_set(err, CGP_ENOMEM, "out of memory");
-fail:
+struct cgp_subst *cgp_subst_new(const char *expr, struct cgp_error *err)
+{
+	struct parts pt;
+	const char *flags;
+	size_t nflags;
+	char *pat, *rep;
+	struct cgp_subst *x;
+	int rc = -1;
+	/* Names may hold bytes that are not UTF-8: such a byte matches no
+	 * item of a pattern (a barrier no match crosses), the rest of the
+	 * name is matched as usual. */
+	uint32_t opts = PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF;
+
+	if (split_expr(expr, &pt)) {
+		cgp_error_set(err, CGP_EUSAGE, "not of the form s/regex/replacement/[g][i]");
+		return NULL;
+	}
+	x = calloc(1, sizeof *x);
+	if (!x) {
+		cgp_error_set(err, CGP_ENOMEM, "out of memory");
+		return NULL;
+	}
+	x->lit.max = CGP_MAX_LINE;
+	flags = pt.t + pt.re + 1;
+	nflags = pt.n - pt.re - 1;
+	if (memchr(flags, 'i', nflags))
+		opts |= PCRE2_CASELESS;
+	x->global = memchr(flags, 'g', nflags) != NULL;
+	pat = unescape_slashes(pt.t, pt.pe, pt.delim);
+	rep = unescape_slashes(pt.t + pt.pe + 1, pt.re - pt.pe - 1, pt.delim);
+	if (pat && rep)
+		rc = compile(x, pat, rep, opts, err);
 	free(pat);
 	free(rep);
+	if (!rc)
+		return x;
+	if (!err->msg)
+		cgp_error_set(err, CGP_ENOMEM, "out of memory");
 	cgp_subst_free(x);
 	return NULL;
 }

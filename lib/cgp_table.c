@@ -65,12 +65,12 @@ void cgp_names_init(struct cgp_names *n)
 static int names_rehash(struct cgp_names *n)
 {
 	size_t ncap = n->tab ? (n->mask + 1) * 2 : 1024, i;
-	struct cgp_name **t = calloc(ncap, sizeof *t);
+	struct cgp_name_ent **t = calloc(ncap, sizeof *t);
 
 	if (!t)
 		return -1;
 	for (i = 0; n->tab && i <= n->mask; i++) {
-		struct cgp_name *x = n->tab[i], *nx;
+		struct cgp_name_ent *x = n->tab[i], *nx;
 		for (; x; x = nx) {
 			nx = x->next;
 			x->next = t[x->hash & (ncap - 1)];
@@ -83,17 +83,17 @@ static int names_rehash(struct cgp_names *n)
 	return 0;
 }
 
-struct cgp_name *cgp_names_intern(struct cgp_names *n, const char *s, size_t len)
+struct cgp_name_ent *cgp_names_intern(struct cgp_names *n, const char *s, size_t len)
 {
 	uint32_t h = hash_bytes(s, len);
-	struct cgp_name *x;
+	struct cgp_name_ent *x;
 	char *text;
 
 	if (len > UINT32_MAX)
 		return NULL;
 	if (n->tab)
 		for (x = n->tab[h & n->mask]; x; x = x->next)
-			if (x->hash == h && x->len == len && !memcmp(x->s, s, len))
+			if (x->hash == h && x->name.len == len && !memcmp(x->name.s, s, len))
 				return x;
 	if ((!n->tab || n->count >= n->mask) && names_rehash(n))
 		return NULL;
@@ -103,12 +103,12 @@ struct cgp_name *cgp_names_intern(struct cgp_names *n, const char *s, size_t len
 		return NULL;
 	memcpy(text, s, len);
 	text[len] = '\0';
-	x->s = text;
-	x->len = (uint32_t)len;
+	x->name.s = text;
+	x->name.len = (uint32_t)len;
 	x->hash = h;
 	x->mod[0] = x->mod[1] = NULL;
 	x->file = -1;
-	x->mark = 0;
+	x->orig_kept = 0;
 	x->next = n->tab[h & n->mask];
 	n->tab[h & n->mask] = x;
 	n->count++;
@@ -138,32 +138,60 @@ int cgp_name_cmp(const struct cgp_name *a, const struct cgp_name *b)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Row indexes                                                               */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The line tables and the cost table keep their rows in arrays, in
+ * first-seen order, and find them through an index: open addressing with
+ * linear probing, a slot holding row + 1 (0 = empty), the first slot of a
+ * row being its hash & mask.  A lookup ends on the row or on the empty
+ * slot where a new row goes; the owner decides when the index is too full
+ * and rebuilds it here.
+ */
+
+/* The hash of row i of owner's array. */
+typedef size_t row_hash_fn(const void *owner, size_t i);
+
+/* Rebuilds *ix for rows [0, n) with twice the slots (first at first, a
+ * power of two); 0, or -1 without memory (the index then unchanged). */
+static int index_rebuild(uint32_t **ix, size_t *mask, size_t first, size_t n,
+			 row_hash_fn *hash, const void *owner)
+{
+	size_t ncap = *ix ? (*mask + 1) * 2 : first, i;
+	uint32_t *nix = calloc(ncap, sizeof *nix);
+
+	if (!nix)
+		return -1;
+	for (i = 0; i < n; i++) {
+		size_t s = hash(owner, i) & (ncap - 1);
+		while (nix[s])
+			s = (s + 1) & (ncap - 1);
+		nix[s] = (uint32_t)i + 1;
+	}
+	free(*ix);
+	*ix = nix;
+	*mask = ncap - 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Line tables                                                               */
 /* ------------------------------------------------------------------------ */
 
-static size_t line_slot(int64_t line, size_t mask)
+static size_t line_hash(int64_t line)
 {
-	uint64_t h = (uint64_t)line * 0x9e3779b97f4a7c15ull;
-	return (size_t)(h >> 32) & mask;
+	return (size_t)(((uint64_t)line * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+static size_t line_row_hash(const void *owner, size_t i)
+{
+	return line_hash(((const struct cgp_lines *)owner)->line[i]);
 }
 
 static int lines_reindex(struct cgp_lines *t)
 {
-	size_t ncap = t->index ? (t->imask + 1) * 2 : 16, i;
-	uint32_t *ix = calloc(ncap, sizeof *ix);
-
-	if (!ix)
-		return -1;
-	for (i = 0; i < t->n; i++) {
-		size_t s = line_slot(t->line[i], ncap - 1);
-		while (ix[s])
-			s = (s + 1) & (ncap - 1);
-		ix[s] = (uint32_t)i + 1;
-	}
-	free(t->index);
-	t->index = ix;
-	t->imask = ncap - 1;
-	return 0;
+	return index_rebuild(&t->index, &t->imask, 16, t->n, line_row_hash, t);
 }
 
 static int lines_widen(struct cgp_lines *t)
@@ -192,7 +220,7 @@ static long lines_row(struct cgp_lines *t, unsigned nev, int64_t line)
 		if (lines_reindex(t))
 			return -1;
 	}
-	for (s = line_slot(line, t->imask); t->index[s]; s = (s + 1) & t->imask)
+	for (s = line_hash(line) & t->imask; t->index[s]; s = (s + 1) & t->imask)
 		if (t->line[t->index[s] - 1] == line)
 			return (long)t->index[s] - 1;
 	if (t->n >= UINT32_MAX - 1)
@@ -324,34 +352,26 @@ static int64_t *pool_alloc(struct cgp_table *t)
 	return p;
 }
 
-static size_t cc_slot(const struct cgp_name *f, const struct cgp_name *fn,
-		      unsigned flags, size_t mask)
+static size_t cc_hash(const struct cgp_name *f, const struct cgp_name *fn,
+		      unsigned flags)
 {
 	uint64_t h = (uint64_t)(uintptr_t)f * 0x9e3779b97f4a7c15ull;
 
 	h ^= (uint64_t)(uintptr_t)fn * 0xc2b2ae3d27d4eb4full + flags;
 	h ^= h >> 29;
-	return (size_t)(h * 0xbf58476d1ce4e5b9ull >> 32) & mask;
+	return (size_t)(h * 0xbf58476d1ce4e5b9ull >> 32);
+}
+
+static size_t cc_row_hash(const void *owner, size_t i)
+{
+	const struct cgp_cc *c = &((const struct cgp_table *)owner)->cc[i];
+
+	return cc_hash(c->file, c->fn, c->flags);
 }
 
 static int cc_reindex(struct cgp_table *t)
 {
-	size_t ncap = t->ccindex ? (t->ccmask + 1) * 2 : 256, i;
-	uint32_t *ix = calloc(ncap, sizeof *ix);
-
-	if (!ix)
-		return -1;
-	for (i = 0; i < t->ncc; i++) {
-		size_t s = cc_slot(t->cc[i].file, t->cc[i].fn, t->cc[i].flags,
-				   ncap - 1);
-		while (ix[s])
-			s = (s + 1) & (ncap - 1);
-		ix[s] = (uint32_t)i + 1;
-	}
-	free(t->ccindex);
-	t->ccindex = ix;
-	t->ccmask = ncap - 1;
-	return 0;
+	return index_rebuild(&t->ccindex, &t->ccmask, 256, t->ncc, cc_row_hash, t);
 }
 
 /* Grows *p (an array of *cap elements of size elem) to hold n + 1. */
@@ -373,7 +393,7 @@ int cgp_grow_array(void **p, size_t *cap, size_t n, size_t elem)
 	return 0;
 }
 
-long cgp_table_file(struct cgp_table *t, struct cgp_name *name)
+long cgp_table_file(struct cgp_table *t, struct cgp_name_ent *name)
 {
 	struct cgp_file *f;
 
@@ -384,12 +404,12 @@ long cgp_table_file(struct cgp_table *t, struct cgp_name *name)
 		return -1;
 	f = &t->file[t->nfile];
 	memset(f, 0, sizeof *f);
-	f->name = name;
+	f->name = &name->name;
 	name->file = (int32_t)t->nfile;
 	return (long)t->nfile++;
 }
 
-long cgp_table_cc(struct cgp_table *t, struct cgp_name *file,
+long cgp_table_cc(struct cgp_table *t, struct cgp_name_ent *file,
 		  const struct cgp_name *fn, unsigned flags)
 {
 	size_t s;
@@ -398,10 +418,10 @@ long cgp_table_cc(struct cgp_table *t, struct cgp_name *file,
 
 	if (!t->ccindex && cc_reindex(t))
 		return -1;
-	for (s = cc_slot(file, fn, flags, t->ccmask); t->ccindex[s];
+	for (s = cc_hash(&file->name, fn, flags) & t->ccmask; t->ccindex[s];
 	     s = (s + 1) & t->ccmask) {
 		c = &t->cc[t->ccindex[s] - 1];
-		if (c->file == file && c->fn == fn && c->flags == flags)
+		if (c->file == &file->name && c->fn == fn && c->flags == flags)
 			return (long)t->ccindex[s] - 1;
 	}
 	if (t->ncc >= UINT32_MAX - 1 ||
@@ -419,7 +439,7 @@ long cgp_table_cc(struct cgp_table *t, struct cgp_name *file,
 		f->ccs[f->nccs++] = t->ncc;
 	}
 	c = &t->cc[t->ncc];
-	c->file = file;
+	c->file = &file->name;
 	c->fn = fn;
 	c->flags = flags;
 	c->lines = NULL;

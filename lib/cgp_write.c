@@ -21,16 +21,15 @@ int cgp_diff(struct cgp_profile *newp, const struct cgp_profile *old,
 	size_t i;
 	unsigned k;
 
-	if (newp->nev != old->nev)
-		goto events;
-	for (k = 0; k < newp->nev; k++)
-		if (strcmp(newp->events[k], old->events[k]))
-			goto events;
+	if (!cgp_events_equal(newp->events, newp->nev, old->events, old->nev))
+		return cgp_error_events(err, old->in[0].path, newp->in[0].path);
 	for (i = 0; i < old->tab.ncc; i++) {
 		const struct cgp_cc *o = &old->tab.cc[i];
-		struct cgp_name *f = cgp_names_intern(&newp->tab.names, o->file->s, o->file->len);
-		struct cgp_name *fn = cgp_names_intern(&newp->tab.names, o->fn->s, o->fn->len);
-		long c = f && fn ? cgp_table_cc(&newp->tab, f, fn, 0) : -1;
+		struct cgp_name_ent *f = cgp_names_intern(&newp->tab.names, o->file->s,
+							  o->file->len);
+		struct cgp_name_ent *fn = cgp_names_intern(&newp->tab.names, o->fn->s,
+							   o->fn->len);
+		long c = f && fn ? cgp_table_cc(&newp->tab, f, &fn->name, 0) : -1;
 		if (c < 0)
 			return cgp_error_set(err, CGP_ENOMEM, "out of memory");
 		for (k = 0; k < newp->nev; k++)
@@ -43,9 +42,6 @@ int cgp_diff(struct cgp_profile *newp, const struct cgp_profile *old,
 					   &newp->summary[k]))
 			goto ovf;
 	return 0;
-events:
-	return cgp_error_set(err, CGP_EEVENTS, "events in data files don't match (%s and %s)",
-			     old->in[0].path, newp->in[0].path);
 ovf:
 	return cgp_error_set(err, CGP_EOVERFLOW,
 			     "a difference exceeds the 64-bit range");
@@ -261,6 +257,10 @@ int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
 /* ------------------------------------------------------------------------ */
 /* Output files                                                              */
 /* ------------------------------------------------------------------------ */
+
+/* The contract these functions keep, shared with the tool's writer, is in
+ * docs/design.md ("Writing an output file"); tests/outfile.test
+ * checks it. */
 
 /*
  * Where the output really goes: a symbolic link is followed so that the

@@ -10,7 +10,9 @@ lib_libcgp_a_SOURCES = \
 	lib/cgp.h \
 	lib/cgp_int.h \
 	lib/cgp_buf.c \
+	lib/cgp_utf8.c \
 	lib/cgp_num.c \
+	lib/cgp_reader.c \
 	lib/cgp_table.c \
 	lib/cgp_read.c \
 	lib/cgp_write.c \
@@ -38,18 +40,19 @@ lib_libcgprog_a_CFLAGS = $(HOST_WARN_CFLAGS)
 CGP_LDADD = lib/libcgprog.a lib/libcgp.a $(PCRE2_LIBS) -lm
 
 # Unit tests of the library (host C).
-check_PROGRAMS += tests/unit/test_lib_num tests/unit/test_lib_read tests/unit/test_lib_model
-TESTS += tests/unit/test_lib_num tests/unit/test_lib_read tests/unit/test_lib_model
-tests_unit_test_lib_num_SOURCES = tests/unit/test_lib_num.c tests/unit/test_lib.h
+check_PROGRAMS += tests/unit/test_lib_num tests/unit/test_lib_read \
+	tests/unit/test_lib_model
+TESTS += tests/unit/test_lib_num tests/unit/test_lib_read \
+	tests/unit/test_lib_model
+tests_unit_test_lib_num_SOURCES = tests/unit/test_lib_num.c tests/unit/unit_check.h
 tests_unit_test_lib_num_CPPFLAGS = -I$(top_srcdir)/lib
 tests_unit_test_lib_num_CFLAGS = $(HOST_WARN_CFLAGS)
 tests_unit_test_lib_num_LDADD = lib/libcgp.a $(PCRE2_LIBS) -lm
-tests_unit_test_lib_read_SOURCES = tests/unit/test_lib_read.c tests/unit/test_lib.h
+tests_unit_test_lib_read_SOURCES = tests/unit/test_lib_read.c tests/unit/unit_check.h
 tests_unit_test_lib_read_CPPFLAGS = -I$(top_srcdir)/lib
 tests_unit_test_lib_read_CFLAGS = $(HOST_WARN_CFLAGS)
 tests_unit_test_lib_read_LDADD = lib/libcgp.a $(PCRE2_LIBS) -lm
-
-tests_unit_test_lib_model_SOURCES = tests/unit/test_lib_model.c tests/unit/test_lib.h
+tests_unit_test_lib_model_SOURCES = tests/unit/test_lib_model.c tests/unit/unit_check.h
 tests_unit_test_lib_model_CPPFLAGS = -I$(top_srcdir)/lib
 tests_unit_test_lib_model_CFLAGS = $(HOST_WARN_CFLAGS)
 tests_unit_test_lib_model_LDADD = lib/libcgp.a $(PCRE2_LIBS) -lm

@@ -164,14 +164,74 @@ static size_t nabbrev(const struct ap_spec *s)
 	return s->nabbrev ? s->nabbrev : s->nopts;
 }
 
+/* A copy of s[0..n) (n = -1: all of s); dies without memory. */
+static char *xstrndup(const char *s, size_t n)
+{
+	char *d = n == (size_t)-1 ? strdup(s) : strndup(s, n);
+
+	if (!d)
+		die(1, "out of memory");
+	return d;
+}
+
+/*
+ * How the option string n matches arg as an abbreviation: 0 not at all,
+ * 1 as a prefix (prefix: arg up to its "=" for "--" arguments, all of arg
+ * otherwise), 2 as a short option "-x" that arg starts with ("-xVALUE").
+ */
+static int abbrev_match(const char *n, const char *arg, const char *prefix)
+{
+	if (arg[1] != '-' && strlen(n) == 2 && !strncmp(n, arg, 2))
+		return 2;
+	return !strncmp(n, prefix, strlen(prefix));
+}
+
+/* argparse's message for an abbreviation that matches several options:
+ * every candidate, in registration order. */
+__attribute__((noreturn))
+static void ambiguous(const struct ap_spec *s, const char *arg, const char *prefix)
+{
+	struct cgp_buf b = CGP_BUF_INIT(1 << 20);
+	size_t i;
+	int j;
+
+	for (i = 0; i < nabbrev(s); i++)
+		for (j = 0; j < 3 && s->opts[i].names[j]; j++)
+			if (abbrev_match(s->opts[i].names[j], arg, prefix))
+				cgp_buf_addf(&b, "%s%s", b.len ? ", " : "",
+					     s->opts[i].names[j]);
+	ap_usage_error(s, "ambiguous option: %s could match %s", arg, b.s ? b.s : "");
+}
+
+/* The option arg abbreviates (argparse's _get_option_tuples): 1 with *it
+ * set if exactly one matches, 0 if none does; dies if several do. */
+static int abbreviation(const struct ap_spec *s, const char *arg, const char *eq,
+			struct item *it)
+{
+	char *prefix = xstrndup(arg, arg[1] == '-' && eq ? (size_t)(eq - arg)
+							 : (size_t)-1);
+	const char *expl = arg[1] == '-' && eq ? eq + 1 : NULL;
+	size_t i, nmatch = 0;
+	int j;
+
+	for (i = 0; i < nabbrev(s); i++)
+		for (j = 0; j < 3 && s->opts[i].names[j]; j++) {
+			const char *n = s->opts[i].names[j];
+			int m = abbrev_match(n, arg, prefix);
+			if (m && !nmatch++)
+				*it = (struct item){ 'O', &s->opts[i], n,
+						     m == 2 ? arg + 2 : expl };
+		}
+	if (nmatch > 1)
+		ambiguous(s, arg, prefix);
+	free(prefix);
+	return nmatch == 1;
+}
+
 /* argparse's _parse_optional. */
 static void classify(const struct ap_spec *s, const char *arg, struct item *it)
 {
 	const char *eq, *name;
-	size_t i, nmatch = 0;
-	int j;
-	char *prefix;
-	struct item found = { 'O', NULL, NULL, NULL };
 
 	memset(it, 0, sizeof *it);
 	it->kind = 'A';
@@ -186,9 +246,7 @@ static void classify(const struct ap_spec *s, const char *arg, struct item *it)
 		return;
 	eq = strchr(arg, '=');
 	if (eq) {
-		char *head = strndup(arg, (size_t)(eq - arg));
-		if (!head)
-			die(1, "out of memory");
+		char *head = xstrndup(arg, (size_t)(eq - arg));
 		it->opt = find_exact(s, head, &name);
 		free(head);
 		if (it->opt) {
@@ -198,57 +256,8 @@ static void classify(const struct ap_spec *s, const char *arg, struct item *it)
 			return;
 		}
 	}
-	/* Abbreviations. */
-	if (arg[1] == '-') {
-		const char *expl = eq ? eq + 1 : NULL;
-		prefix = eq ? strndup(arg, (size_t)(eq - arg)) : strdup(arg);
-		if (!prefix)
-			die(1, "out of memory");
-		for (i = 0; i < nabbrev(s); i++)
-			for (j = 0; j < 3 && s->opts[i].names[j]; j++)
-				if (!strncmp(s->opts[i].names[j], prefix, strlen(prefix))) {
-					if (!nmatch++)
-						found = (struct item){ 'O', &s->opts[i],
-								       s->opts[i].names[j], expl };
-				}
-	} else {
-		prefix = strdup(arg);
-		if (!prefix)
-			die(1, "out of memory");
-		for (i = 0; i < nabbrev(s); i++)
-			for (j = 0; j < 3 && s->opts[i].names[j]; j++) {
-				const char *n = s->opts[i].names[j];
-				if (strlen(n) == 2 && !strncmp(n, arg, 2)) {
-					if (!nmatch++)
-						found = (struct item){ 'O', &s->opts[i], n,
-								       arg + 2 };
-				} else if (!strncmp(n, prefix, strlen(prefix))) {
-					if (!nmatch++)
-						found = (struct item){ 'O', &s->opts[i], n,
-								       NULL };
-				}
-			}
-	}
-	if (nmatch > 1) {
-		/* List every candidate, in registration order. */
-		struct cgp_buf b = CGP_BUF_INIT(1 << 20);
-		for (i = 0; i < nabbrev(s); i++)
-			for (j = 0; j < 3 && s->opts[i].names[j]; j++) {
-				const char *n = s->opts[i].names[j];
-				int m = arg[1] == '-' ? !strncmp(n, prefix, strlen(prefix))
-						      : (strlen(n) == 2 && !strncmp(n, arg, 2)) ||
-							!strncmp(n, prefix, strlen(prefix));
-				if (m)
-					cgp_buf_addf(&b, "%s%s", b.len ? ", " : "", n);
-			}
-		ap_usage_error(s, "ambiguous option: %s could match %s", arg,
-			       b.s ? b.s : "");
-	}
-	free(prefix);
-	if (nmatch == 1) {
-		*it = found;
+	if (abbreviation(s, arg, eq, it))
 		return;
-	}
 	if (neg_number(arg))
 		return;
 	if (strchr(arg, ' '))
@@ -294,133 +303,166 @@ static int match_pos(const struct ap_pos *pos, size_t k, const char *pat,
 	return 0;
 }
 
+/* The state of ap_parse(): the arguments, what each was classified as
+ * (pat: one kind letter per argument), and what was taken so far. */
+struct parser {
+	const struct ap_spec *s;
+	ap_handler h;
+	void *ctx;
+	char **args;
+	size_t n, start;             /* arguments; the next one to take */
+	struct item *it;
+	char *pat;
+	char **out;                  /* positional values */
+	size_t nout, posdone, *counts, *lens;
+	const char **extras;         /* arguments nothing took */
+	size_t nextras;
+};
+
+/* argparse's consume_positionals on the run of positionals at start:
+ * 1 if positional arguments took some; else they become extras (argparse
+ * keeps them for the "unrecognized" message) and 0 is returned. */
+static int take_positionals(struct parser *ps)
+{
+	const struct ap_spec *s = ps->s;
+	size_t k, j, used = 0, next = ps->start;
+
+	while (next < ps->n && ps->pat[next] != 'O')
+		next++;
+	for (k = s->npos - ps->posdone; k > 0; k--)
+		if (match_pos(s->pos + ps->posdone, k, ps->pat + ps->start, ps->lens))
+			break;
+	for (j = 0; j < k; j++) {
+		size_t m, removed = 0, at = ps->start + used;
+		ps->counts[ps->posdone + j] = 0;
+		for (m = 0; m < ps->lens[j]; m++) {
+			/* The first "--" of a value list is dropped. */
+			if (!removed && !strcmp(ps->args[at + m], "--") &&
+			    ps->pat[at + m] == '-') {
+				removed = 1;
+				continue;
+			}
+			ps->out[ps->nout++] = ps->args[at + m];
+			ps->counts[ps->posdone + j]++;
+		}
+		used += ps->lens[j];
+	}
+	ps->posdone += k;
+	ps->start += used;
+	if (used)
+		return 1;
+	for (; ps->start < next; ps->start++)
+		ps->extras[ps->nextras++] = ps->args[ps->start];
+	return 0;
+}
+
+/* "ignored explicit argument" for a value given to a flag. */
+__attribute__((noreturn))
+static void ignored_argument(const struct ap_spec *s, const struct ap_opt *o,
+			     const char *expl)
+{
+	ap_usage_error(s, "argument %s: ignored explicit argument %s", opt_label(o),
+		       py_repr(expl));
+}
+
+/* argparse's consume_optional on the option at start: runs its handler
+ * (for -xyz, one per flag glued together) and takes its value. */
+static void take_optional(struct parser *ps)
+{
+	const struct ap_spec *s = ps->s;
+	const struct item *x = &ps->it[ps->start];
+	const struct ap_opt *o = x->opt;
+	const char *expl = x->explicit_arg, *optstr = x->optstr;
+
+	if (!o) {
+		ps->extras[ps->nextras++] = ps->args[ps->start++];
+		return;
+	}
+	while (expl && o->nargs == 0) {
+		/* -xyz: flags glued together. */
+		char sh[3] = { '-', expl[0], '\0' };
+		const char *name;
+		const struct ap_opt *o2;
+		if (optstr[1] == '-' || !*expl)
+			ignored_argument(s, o, expl);
+		o2 = find_exact(s, sh, &name);
+		if (!o2)
+			ignored_argument(s, o, expl);
+		run_handler(s, ps->h, ps->ctx, o, optstr, NULL);
+		o = o2;
+		optstr = name;
+		expl = expl[1] ? expl + 1 : NULL;
+	}
+	if (expl) {
+		run_handler(s, ps->h, ps->ctx, o, optstr, expl);
+		ps->start++;
+	} else if (o->nargs == 0) {
+		run_handler(s, ps->h, ps->ctx, o, optstr, NULL);
+		ps->start++;
+	} else if (ps->start + 1 < ps->n && ps->pat[ps->start + 1] == 'A') {
+		run_handler(s, ps->h, ps->ctx, o, optstr, ps->args[ps->start + 1]);
+		ps->start += 2;
+	} else {
+		ap_usage_error(s, "argument %s: expected one argument", opt_label(o));
+	}
+}
+
+/* The errors after all arguments were taken: a positional argument that
+ * got nothing, or arguments nothing took. */
+static void check_leftovers(const struct parser *ps)
+{
+	const struct ap_spec *s = ps->s;
+	size_t i;
+
+	if (ps->posdone < s->npos) {
+		struct cgp_buf b = CGP_BUF_INIT(1 << 20);
+		for (i = ps->posdone; i < s->npos; i++)
+			cgp_buf_addf(&b, "%s%s", i > ps->posdone ? ", " : "", s->pos[i].name);
+		ap_usage_error(s, "the following arguments are required: %s", b.s);
+	}
+	if (ps->nextras) {
+		struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
+		for (i = 0; i < ps->nextras; i++)
+			cgp_buf_addf(&b, "%s%s", i ? " " : "", ps->extras[i]);
+		ap_usage_error(s, "unrecognized arguments: %s", b.s);
+	}
+}
+
 void ap_parse(const struct ap_spec *s, int argc, char **argv, ap_handler h,
 	      void *ctx, char ***vals, size_t *counts)
 {
-	size_t n = argc > 1 ? (size_t)argc - 1 : 0, i, start = 0;
-	struct item *it = xcalloc(n + 1, sizeof *it);
-	char *pat = xmalloc(n + 1, 1);
-	char **args = argv + 1;
-	char **out = xmalloc(n + 1, sizeof *out);
-	const char **extras = xmalloc(n + 1, sizeof *extras);
-	size_t nextras = 0, nout = 0, posdone = 0, *lens = xmalloc(s->npos + 1, sizeof *lens);
+	size_t n = argc > 1 ? (size_t)argc - 1 : 0, i;
+	struct parser ps = {
+		.s = s, .h = h, .ctx = ctx, .args = argv + 1, .n = n,
+		.it = xcalloc(n + 1, sizeof *ps.it), .pat = xmalloc(n + 1, 1),
+		.out = xmalloc(n + 1, sizeof *ps.out), .counts = counts,
+		.lens = xmalloc(s->npos + 1, sizeof *ps.lens),
+		.extras = xmalloc(n + 1, sizeof *ps.extras),
+	};
 	int dashdash = 0;
 
 	for (i = 0; i < n; i++) {
 		if (dashdash) {
-			it[i].kind = 'A';
-		} else if (!strcmp(args[i], "--")) {
-			it[i].kind = '-';
+			ps.it[i].kind = 'A';
+		} else if (!strcmp(ps.args[i], "--")) {
+			ps.it[i].kind = '-';
 			dashdash = 1;
 		} else {
-			classify(s, args[i], &it[i]);
+			classify(s, ps.args[i], &ps.it[i]);
 		}
-		pat[i] = it[i].kind;
+		ps.pat[i] = ps.it[i].kind;
 	}
-	pat[n] = '\0';
-
-	while (start < n) {
-		size_t next = start;
-		while (next < n && pat[next] != 'O')
-			next++;
-		if (next > start) {
-			/* consume_positionals */
-			size_t k, used = 0, j;
-			for (k = s->npos - posdone; k > 0; k--)
-				if (match_pos(s->pos + posdone, k, pat + start, lens))
-					break;
-			for (j = 0; j < k; j++) {
-				size_t m, removed = 0;
-				counts[posdone + j] = 0;
-				for (m = 0; m < lens[j]; m++) {
-					const char *a = args[start + used + m];
-					if (!removed && !strcmp(a, "--") &&
-					    pat[start + used + m] == '-') {
-						removed = 1;
-						continue;
-					}
-					out[nout++] = (char *)a;
-					counts[posdone + j]++;
-				}
-				used += lens[j];
-			}
-			posdone += k;
-			if (used) {
-				start += used;
-				continue;
-			}
-			/* Not taken by positionals: extras (argparse keeps
-			 * them for the "unrecognized" message). */
-			for (; start < next; start++)
-				extras[nextras++] = args[start];
-			if (start >= n)
-				break;
-		}
-		/* consume_optional */
-		{
-			struct item *x = &it[start];
-			const struct ap_opt *o = x->opt;
-			const char *expl = x->explicit_arg, *optstr = x->optstr;
-			if (!o) {
-				extras[nextras++] = args[start++];
-				continue;
-			}
-			for (;;) {
-				if (expl && o->nargs == 0) {
-					char sh[3];
-					const char *name;
-					const struct ap_opt *o2;
-					if (optstr[1] == '-' || !*expl) {
-						char *r = py_repr(expl);
-						ap_usage_error(s, "argument %s: ignored explicit argument %s",
-							       opt_label(o), r);
-					}
-					/* -xyz: flags glued together. */
-					sh[0] = '-', sh[1] = expl[0], sh[2] = '\0';
-					o2 = find_exact(s, sh, &name);
-					if (!o2) {
-						char *r = py_repr(expl);
-						ap_usage_error(s, "argument %s: ignored explicit argument %s",
-							       opt_label(o), r);
-					}
-					run_handler(s, h, ctx, o, optstr, NULL);
-					o = o2;
-					optstr = name;
-					expl = expl[1] ? expl + 1 : NULL;
-					continue;
-				}
-				if (expl) {
-					run_handler(s, h, ctx, o, optstr, expl);
-					start++;
-				} else if (o->nargs == 0) {
-					run_handler(s, h, ctx, o, optstr, NULL);
-					start++;
-				} else if (start + 1 < n && pat[start + 1] == 'A') {
-					run_handler(s, h, ctx, o, optstr, args[start + 1]);
-					start += 2;
-				} else {
-					ap_usage_error(s, "argument %s: expected one argument",
-						       opt_label(o));
-				}
-				break;
-			}
-		}
+	ps.pat[n] = '\0';
+	while (ps.start < n) {
+		if (ps.pat[ps.start] != 'O' && !take_positionals(&ps) && ps.start >= n)
+			break;
+		if (ps.start < n && ps.pat[ps.start] == 'O')
+			take_optional(&ps);
 	}
-	if (posdone < s->npos) {
-		struct cgp_buf b = CGP_BUF_INIT(1 << 20);
-		for (i = posdone; i < s->npos; i++)
-			cgp_buf_addf(&b, "%s%s", i > posdone ? ", " : "", s->pos[i].name);
-		ap_usage_error(s, "the following arguments are required: %s", b.s);
-	}
-	if (nextras) {
-		struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
-		for (i = 0; i < nextras; i++)
-			cgp_buf_addf(&b, "%s%s", i ? " " : "", extras[i]);
-		ap_usage_error(s, "unrecognized arguments: %s", b.s);
-	}
-	free(it);
-	free(pat);
-	free(extras);
-	free(lens);
-	*vals = out;
+	check_leftovers(&ps);
+	free(ps.it);
+	free(ps.pat);
+	free(ps.extras);
+	free(ps.lens);
+	*vals = ps.out;
 }

@@ -14,7 +14,9 @@
 #include "cgp.h"
 #include "prog.h"
 
-/* argparse's rendering at 80 columns (spec Appendix A). */
+/* The usage and help texts as Python 3.11's argparse prints them for
+ * upstream's parser, at 80 columns (tests/cli/help-vs-man.sh compares
+ * them with the manual page). */
 static const char usage_text[] =
 	"usage: cg_merge [-h] [--version] [-o FILE]\n"
 	"                cachegrind-out-file [cachegrind-out-file ...]\n";
@@ -164,7 +166,6 @@ int main(int argc, char **argv)
 	}
 	cgp_profile_init(&p, CGP_MODE_MERGE);
 	memset(&ro, 0, sizeof ro);
-	ro.mode = CGP_MODE_MERGE;
 	for (i = 0; i < nfiles; i++)
 		if (cgp_profile_read(&p, files[i], &ro, &err))
 			die_cgp(&err);

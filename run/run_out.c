@@ -248,7 +248,6 @@ static int compare_pair(const char *pa, const char *pb, unsigned long k, const c
 	int summary_differs;
 
 	memset(&ro, 0, sizeof ro);
-	ro.mode = CGP_MODE_MERGE;
 	cgp_profile_init(&a, CGP_MODE_MERGE);
 	cgp_profile_init(&b, CGP_MODE_MERGE);
 	if (cgp_profile_read(&a, pa, &ro, &err) || cgp_profile_read(&b, pb, &ro, &err))

@@ -1,20 +1,23 @@
 #!/bin/sh
-# help-vs-man.sh -- checks that each companion's --help and manual page name the same options.
+# help-vs-man.sh -- checks that the --help and the manual page of each program name the same options.
 # Copyright (C) 2026 the cachegrind-ng developers.
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# For cg_annotate, cg_merge, cg_diff and cg_run:
+# For cg_annotate, cg_merge, cg_diff and cg_run, and for the tool (its
+# section of "vg-in-place --tool=cachegrind --help" against cachegrind-ng.1):
 #   - every option that --help lists must be a tag of the page's OPTIONS
 #     section (".TP" items), and every option tagged there must be listed by
 #     --help;
-#   - a numeric default that --help gives, "(default: 8)", must appear in the
-#     paragraph of the same option on the page.
+#   - a default that --help gives must appear in the paragraph of the same
+#     option on the page: a companion's numeric "(default: 8)" as the
+#     number, the tool's "[no]" as "Default: no".
 # Then the check is run on doctored copies of a page (an option removed, an
 # option added, a default changed) and must fail each time, so that a check
 # that can never fail is caught too.
 #
-# Usage: help-vs-man.sh                       the four programs (make check)
-#        help-vs-man.sh --check PROG PAGE     one program against one page
+# Usage: help-vs-man.sh                       all five programs (make check)
+#        help-vs-man.sh --check PROG PAGE     one companion against one page
+#        help-vs-man.sh --check-tool PAGE     the in-tree tool against a page
 # Environment: top_srcdir and top_builddir (set by make check; default: the
 # tree this script is in).  Exit status 0 if all agree, 1 otherwise.
 
@@ -57,6 +60,32 @@ help_entries() {
         END { flush() }'
 }
 
+# tool_help: the in-tree tool's --help, in an environment without
+# ~/.valgrindrc or $VALGRIND_OPTS.
+tool_help() {
+    env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C \
+        "$top_builddir/vg-in-place" --tool=cachegrind --help
+}
+
+# tool_help_entries: "OPTS<TAB>TEXT" for each option of the tool's section
+# of --help ("  user options for Cachegrind:" up to a blank line): OPTS is
+# the name before "=", TEXT the description, "[default]" included.
+tool_help_entries() {
+    tool_help | awk '
+        /^  user options for Cachegrind:$/ { in_opts = 1; next }
+        in_opts && /^$/ { exit }
+        in_opts && /^    -/ {
+            line = substr($0, 5)
+            col = line; desc = ""
+            if ((i = index(line, "  ")) > 0) {
+                col = substr(line, 1, i - 1)
+                desc = substr(line, i)
+            }
+            sub(/=.*/, "", col)
+            printf "%s\t%s\n", col, desc
+        }'
+}
+
 # man_entries PAGE: the same for the tags of the OPTIONS section of PAGE.
 # Roff escapes are undone ("\-" is "-"); what follows "=" in a tag word
 # ("--context=" followed by an italic N, "--aslr=no") is dropped.
@@ -91,51 +120,67 @@ man_entries() {
 }
 
 # check PROG PAGE: prints one line per disagreement; returns 1 if any.
+# PROG "tool" stands for the in-tree tool.
 check() {
     prog=$1 page=$2 name=${1##*/}
     tmp=${TMPDIR:-/tmp}/$me.$$
     mkdir -p "$tmp" || return 1
-    if ! help_entries "$prog" > "$tmp/help"; then
+    if [ "$prog" = tool ]; then
+        name=cachegrind
+        tool_help_entries > "$tmp/help"
+        cstatus=$?
+    else
+        help_entries "$prog" > "$tmp/help"
+        cstatus=$?
+    fi
+    if [ $cstatus -ne 0 ]; then
         echo "$me: $name: '$prog --help' failed"
         rm -rf "$tmp"
         return 1
     fi
     man_entries "$page" > "$tmp/man"
-    status=0
+    cstatus=0
     if ! [ -s "$tmp/help" ]; then
         echo "$me: $name: no options found in '$prog --help'"
-        status=1
+        cstatus=1
     fi
     if ! [ -s "$tmp/man" ]; then
         echo "$me: $name: no options found in the OPTIONS section of $page"
-        status=1
+        cstatus=1
     fi
     cut -f1 "$tmp/help" | tr ' ' '\n' | sort -u > "$tmp/help.opts"
     cut -f1 "$tmp/man" | tr ' ' '\n' | sort -u > "$tmp/man.opts"
     for o in $(comm -23 "$tmp/help.opts" "$tmp/man.opts"); do
         echo "$me: $name: option $o is listed by --help but not documented in $page"
-        status=1
+        cstatus=1
     done
     for o in $(comm -13 "$tmp/help.opts" "$tmp/man.opts"); do
         echo "$me: $name: option $o is documented in $page but not listed by --help"
-        status=1
+        cstatus=1
     done
-    # Numeric defaults: "(default: 0.1)" in --help must be in the page's
-    # paragraph of the same option.
+    # Defaults: a companion's "(default: 0.1)" must be in the page's
+    # paragraph of the same option, the tool's "[no]" as "Default: no".
     while IFS="$(printf '\t')" read -r opts text; do
-        def=$(printf '%s\n' "$text" | sed -n 's/.*(default: \([0-9][0-9.]*\)).*/\1/p')
+        if [ "$prog" = tool ]; then
+            def=$(printf '%s\n' "$text" | sed -n 's/.*\[\(.*\)\]$/\1/p')
+        else
+            def=$(printf '%s\n' "$text" | sed -n 's/.*(default: \([0-9][0-9.]*\)).*/\1/p')
+        fi
         [ -n "$def" ] || continue
         first=${opts%% *}
         para=$(awk -F '\t' -v o="$first" '
             { n = split($1, w, " "); for (k = 1; k <= n; k++) if (w[k] == o) print $2 }' "$tmp/man")
         [ -n "$para" ] || continue   # already reported as undocumented
-        if ! printf ' %s \n' "$para" | grep -q "[^0-9.]$def[^0-9]"; then
-            echo "$me: $name: option $first has default $def in --help, but $page does not say so"
-            status=1
+        if [ "$prog" = tool ]; then
+            printf '%s\n' "$para" | grep -qF "Default: $def." && continue
+        else
+            printf ' %s \n' "$para" | grep -q "[^0-9.]$def[^0-9]" && continue
         fi
+        echo "$me: $name: option $first has default $def in --help, but $page does not say so"
+        cstatus=1
     done < "$tmp/help"
     rm -rf "$tmp"
-    return $status
+    return $cstatus
 }
 
 # must_fail WHAT PROG PAGE: the check of a doctored page must fail.
@@ -154,6 +199,11 @@ must_fail() {
 if [ "${1:-}" = --check ]; then
     [ $# -eq 3 ] || { echo "usage: $0 --check PROG PAGE" >&2; exit 2; }
     check "$2" "$3"
+    exit $?
+fi
+if [ "${1:-}" = --check-tool ]; then
+    [ $# -eq 2 ] || { echo "usage: $0 --check-tool PAGE" >&2; exit 2; }
+    check tool "$2"
     exit $?
 fi
 
@@ -178,6 +228,21 @@ for p in annotate/cg_annotate merge/cg_merge diff/cg_diff run/cg_run; do
         status=1
     fi
 done
+
+# The tool.
+page=$top_srcdir/cachegrind-ng.1
+if ! [ -x "$top_builddir/vg-in-place" ] || ! [ -d "$top_builddir/.in_place" ]; then
+    echo "$me: $top_builddir/vg-in-place or .in_place is missing: build first"
+    status=1
+elif ! [ -f "$page" ]; then
+    echo "$me: $page is missing"
+    status=1
+elif check tool "$page"; then
+    echo "PASS: cachegrind: --help and cachegrind-ng.1 agree"
+else
+    echo "FAIL: cachegrind: --help and cachegrind-ng.1 disagree"
+    status=1
+fi
 
 # Self-test on doctored copies of cg_annotate.1.
 prog=$top_builddir/annotate/cg_annotate
@@ -206,6 +271,40 @@ if [ -x "$prog" ] && [ -f "$page" ]; then
     must_fail "an unknown --frobnicate" "$prog" "$tmp/extra.1" || status=1
     must_fail "a wrong --context default" "$prog" "$tmp/default.1" || status=1
     [ $status -eq 0 ] && echo "PASS: self-test: doctored copies of cg_annotate.1 fail"
+    rm -rf "$tmp"
+fi
+
+# Self-test on doctored copies of cachegrind-ng.1.
+page=$top_srcdir/cachegrind-ng.1
+if [ -x "$top_builddir/vg-in-place" ] && [ -f "$page" ]; then
+    tmp=${TMPDIR:-/tmp}/$me.self.$$
+    mkdir -p "$tmp" || exit 1
+    selfstatus=0
+    # An option missing: the tag of --instr-at-start and its paragraph.
+    awk '/^\.TP/ { held = $0; next }
+         held != "" { if ($0 ~ /^\.BR \\-\\-instr\\-at\\-start=/) { skip = 1; held = ""; next }
+                      print held; held = "" }
+         skip && /^\.(TP|PP)/ { skip = 0 }
+         !skip' "$page" > "$tmp/missing.1"
+    # An option too many.
+    sed 's/^\.BI \\-\\-D1= size , assoc , line_size$/.BI \\-\\-D1= size , assoc , line_size " " \\-\\-frobnicate/' \
+        "$page" > "$tmp/extra.1"
+    # A default changed: --branch-sim's "Default: no." becomes "yes".
+    awk '/^\.BR \\-\\-branch\\-sim=/ { in_b = 1 }
+         /^\.TP/ { in_b = 0 }
+         in_b && $0 == "Default: no." { $0 = "Default: yes." }
+         { print }' "$page" > "$tmp/default.1"
+    for f in missing extra default; do
+        if cmp -s "$page" "$tmp/$f.1"; then
+            echo "$me: self-test: doctoring '$f' of cachegrind-ng.1 changed nothing (is the page's layout new?)"
+            selfstatus=1
+        fi
+    done
+    must_fail "--instr-at-start removed" tool "$tmp/missing.1" || selfstatus=1
+    must_fail "an unknown --frobnicate" tool "$tmp/extra.1" || selfstatus=1
+    must_fail "a wrong --branch-sim default" tool "$tmp/default.1" || selfstatus=1
+    [ $selfstatus -eq 0 ] && echo "PASS: self-test: doctored copies of cachegrind-ng.1 fail"
+    [ $selfstatus -eq 0 ] || status=1
     rm -rf "$tmp"
 fi
 exit $status

@@ -18,12 +18,6 @@ EXTRA_DIST += tests/cli/merge-outfile.sh
 TESTS += tests/cli/names-latin1.sh
 EXTRA_DIST += tests/cli/names-latin1.sh
 
-# The libFuzzer target of the parser, built by the script with clang and
-# run briefly (skipped when clang or libFuzzer is missing).
-TESTS += tests/fuzz/run-fuzz.sh
-EXTRA_DIST += tests/fuzz/run-fuzz.sh tests/fuzz/fuzz_parse.c tests/fuzz/corpus
-CLEANFILES += tests/fuzz/fuzz_parse
-
 # --help of each companion against its manual page (and a self-test on
 # doctored copies of a page).
 TESTS += tests/cli/help-vs-man.sh

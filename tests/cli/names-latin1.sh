@@ -21,6 +21,10 @@ if ! command -v "${cc%% *}" >/dev/null 2>&1; then
     echo "names-latin1: no C compiler ($cc): skipped"
     exit 77
 fi
+if [ "${CG_BUILD_TOOL:-yes}" = no ]; then
+    echo "names-latin1: no tool built (${CG_NO_TOOL_REASON:-configured without it}): skipped"
+    exit 77
+fi
 if [ ! -x "$vg" ] || [ ! -d "$top_builddir/.in_place" ]; then
     echo "names-latin1: $vg is not built: skipped"
     exit 77

@@ -58,7 +58,6 @@ static void read_profile(enum cgp_mode mode, size_t chunk, const uint8_t *data,
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
 	memset(&o, 0, sizeof o);
-	o.mode = mode;
 	o.read_chunk = chunk;
 	cgp_profile_init(&p, mode);
 	rc = cgp_profile_read(&p, path, &o, &err);

@@ -50,8 +50,7 @@ lib=$top_srcdir/lib
 # shellcheck disable=SC2086
 "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$top_builddir" -I"$lib" $pcre_cflags \
-    "$top_srcdir/tests/fuzz/fuzz_parse.c" "$lib/cgp_buf.c" "$lib/cgp_num.c" \
-    "$lib/cgp_table.c" "$lib/cgp_read.c" "$lib/cgp_write.c" "$lib/cgp_subst.c" \
+    "$top_srcdir/tests/fuzz/fuzz_parse.c" "$lib"/cgp_*.c \
     $pcre_libs -lm -o "$out" || exit 1
 
 mkdir "$work/corpus"

@@ -73,7 +73,9 @@ TOOLTEST_FILES = \
 	tests/tool/filters/cacheconf.sed \
 	tests/tool/filters/counts.sed \
 	tests/tool/filters/help.sed \
-	tests/tool/filters/nonzero.sed
+	tests/tool/filters/keptwarnings.sed \
+	tests/tool/filters/nonzero.sed \
+	tests/tool/filters/version.sed
 
 check_SCRIPTS += tests/tool/corpus.stamp $(TOOLTEST_DIFF) $(TOOLTEST_OTHER)
 TESTS += $(TOOLTEST_DIFF) $(TOOLTEST_OTHER)
@@ -105,10 +107,18 @@ $(TOOLTEST_DIFF) $(TOOLTEST_OTHER): Makefile
 	  "exec \"\$$top_srcdir/tests/tool/$$prog\" $$args" > $@ && chmod +x $@
 
 # The DWARF oracle: lines of the profile against libdw's reading of the
-# line tables (tests/tool/dwarf-lines.test).
+# line tables (tests/tool/dwarf-lines.test).  libdw is optional: without
+# it the program is not built and the test says it is skipped, and why.
+if HAVE_LIBDW
 check_PROGRAMS += tests/tool/dwarf-lines
+endif
 tests_tool_dwarf_lines_SOURCES = tests/tool/dwarf-lines.c
 tests_tool_dwarf_lines_CFLAGS = $(HOST_WARN_CFLAGS) $(LIBDW_CFLAGS)
 tests_tool_dwarf_lines_LDADD = $(LIBDW_LIBS)
 TESTS += tests/tool/dwarf-lines.test
 EXTRA_DIST += tests/tool/dwarf-lines.test
+
+# The project's version in the companions, the banner, -v, --version and
+# --help (tests/tool/version.test).
+TESTS += tests/tool/version.test
+EXTRA_DIST += tests/tool/version.test

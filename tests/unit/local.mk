@@ -17,17 +17,17 @@ UNIT_CPPFLAGS = -I$(top_srcdir) -I$(top_srcdir)/tests/unit
 UNIT_CFLAGS = $(HOST_WARN_CFLAGS) -O2
 
 tests_unit_test_sim_SOURCES = tests/unit/test_sim.c tests/unit/unit_check.h \
-	cg_sim.c cg_sim.h
+	cg_sim.c cg_sim.h cg_host.h
 tests_unit_test_sim_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_sim_CFLAGS = $(UNIT_CFLAGS)
 
 tests_unit_test_arch_SOURCES = tests/unit/test_arch.c tests/unit/unit_check.h \
-	cg_arch.c cg_arch.h cg_sim.h
+	cg_arch.c cg_arch.h cg_sim.h cg_host.h cg_fmt.h
 tests_unit_test_arch_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_arch_CFLAGS = $(UNIT_CFLAGS)
 
 tests_unit_test_branchpred_SOURCES = tests/unit/test_branchpred.c \
-	tests/unit/unit_check.h cg_branchpred.c cg_branchpred.h
+	tests/unit/unit_check.h cg_branchpred.c cg_branchpred.h cg_host.h
 tests_unit_test_branchpred_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_branchpred_CFLAGS = $(UNIT_CFLAGS)
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cgp.h"
-#include "test_lib.h"
+#include "unit_check.h"
 
 /* Expected values below were printed by CPython 3.11. */
 /* Python 3.11: '{:.1f}'.format(v * 100 / s). */
@@ -134,7 +134,7 @@ static void test_percent(void)
 
 	for (i = 0; i < sizeof percs / sizeof percs[0]; i++) {
 		snprintf(buf, sizeof buf, "%.1f", cgp_percent(percs[i].v, percs[i].s));
-		CHECK(!strcmp(buf, percs[i].want), "percent(%" PRId64 ", %" PRId64 ") = %s, want %s",
+		CHECKF(!strcmp(buf, percs[i].want), "percent(%" PRId64 ", %" PRId64 ") = %s, want %s",
 		      percs[i].v, percs[i].s, buf, percs[i].want);
 	}
 }
@@ -146,7 +146,7 @@ static void test_repr(void)
 
 	for (i = 0; i < sizeof reprs / sizeof reprs[0]; i++) {
 		cgp_fmt_pyfloat(buf, reprs[i].x);
-		CHECK(!strcmp(buf, reprs[i].want), "repr(%.17g) = %s, want %s", reprs[i].x,
+		CHECKF(!strcmp(buf, reprs[i].want), "repr(%.17g) = %s, want %s", reprs[i].x,
 		      buf, reprs[i].want);
 	}
 }
@@ -158,9 +158,9 @@ static void test_ints(void)
 	for (i = 0; i < sizeof ints / sizeof ints[0]; i++) {
 		int64_t v = 12345;
 		int rc = cgp_parse_int(ints[i].text, strlen(ints[i].text), &v);
-		CHECK(rc == ints[i].rc, "int(%s): rc %d, want %d", ints[i].text, rc, ints[i].rc);
+		CHECKF(rc == ints[i].rc, "int(%s): rc %d, want %d", ints[i].text, rc, ints[i].rc);
 		if (rc == 0 && ints[i].rc == 0)
-			CHECK(v == ints[i].want, "int(%s) = %" PRId64, ints[i].text, v);
+			CHECKF(v == ints[i].want, "int(%s) = %" PRId64, ints[i].text, v);
 	}
 }
 
@@ -171,16 +171,16 @@ static void test_floats(void)
 	for (i = 0; i < sizeof floats / sizeof floats[0]; i++) {
 		double d = 12345;
 		int rc = cgp_parse_float(floats[i].text, &d);
-		CHECK(rc == floats[i].rc, "float(%s): rc %d", floats[i].text, rc);
+		CHECKF(rc == floats[i].rc, "float(%s): rc %d", floats[i].text, rc);
 		if (rc == 0 && floats[i].rc == 0)
-			CHECK(d == floats[i].want && signbit(d) == signbit(floats[i].want),
+			CHECKF(d == floats[i].want && signbit(d) == signbit(floats[i].want),
 			      "float(%s) = %g", floats[i].text, d);
 	}
 	{
 		double d;
-		CHECK(cgp_parse_float("nan", &d) == 0 && isnan(d), "nan");
-		CHECK(cgp_parse_float("-Infinity", &d) == 0 && isinf(d) && d < 0, "-Infinity");
-		CHECK(cgp_parse_float("infinit", &d) == -1, "infinit");
+		CHECKF(cgp_parse_float("nan", &d) == 0 && isnan(d), "nan");
+		CHECKF(cgp_parse_float("-Infinity", &d) == 0 && isinf(d) && d < 0, "-Infinity");
+		CHECKF(cgp_parse_float("infinit", &d) == -1, "infinit");
 	}
 }
 
@@ -189,28 +189,28 @@ static void test_format(void)
 	char buf[40];
 
 	cgp_fmt_commas(buf, 0);
-	CHECK(!strcmp(buf, "0"), "commas 0: %s", buf);
+	CHECKF(!strcmp(buf, "0"), "commas 0: %s", buf);
 	cgp_fmt_commas(buf, 999);
-	CHECK(!strcmp(buf, "999"), "commas 999: %s", buf);
+	CHECKF(!strcmp(buf, "999"), "commas 999: %s", buf);
 	cgp_fmt_commas(buf, -1000000);
-	CHECK(!strcmp(buf, "-1,000,000"), "commas -1e6: %s", buf);
+	CHECKF(!strcmp(buf, "-1,000,000"), "commas -1e6: %s", buf);
 	cgp_fmt_commas(buf, INT64_MIN);
-	CHECK(!strcmp(buf, "-9,223,372,036,854,775,808"), "commas min: %s", buf);
+	CHECKF(!strcmp(buf, "-9,223,372,036,854,775,808"), "commas min: %s", buf);
 	cgp_fmt_int(buf, INT64_MIN);
-	CHECK(!strcmp(buf, "-9223372036854775808"), "int min: %s", buf);
+	CHECKF(!strcmp(buf, "-9223372036854775808"), "int min: %s", buf);
 	{
 		int64_t a = INT64_MAX - 1;
-		CHECK(cgp_add(&a, 1) == 0 && a == INT64_MAX, "add to max");
-		CHECK(cgp_add(&a, 1) == -1 && a == INT64_MAX, "overflow leaves a unchanged");
+		CHECKF(cgp_add(&a, 1) == 0 && a == INT64_MAX, "add to max");
+		CHECKF(cgp_add(&a, 1) == -1 && a == INT64_MAX, "overflow leaves a unchanged");
 	}
 }
 
 int main(void)
 {
-	test_percent();
-	test_repr();
-	test_ints();
-	test_floats();
-	test_format();
-	return test_report("test_lib_num");
+	RUN(test_percent);
+	RUN(test_repr);
+	RUN(test_ints);
+	RUN(test_floats);
+	RUN(test_format);
+	return unit_finish("test_lib_num");
 }

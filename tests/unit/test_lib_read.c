@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cgp.h"
-#include "test_lib.h"
+#include "unit_check.h"
 
 static char tmpdir[] = "/tmp/test_lib_read.XXXXXX";
 
@@ -70,16 +70,16 @@ static void test_reader(void)
 	int rc;
 
 	rc = read_all(put("a", "a\nb", 3), 100, 0, out, sizeof out, &n, &err);
-	CHECK(rc == 0 && !strcmp(out, "a|b|") && n == 3,
+	CHECKF(rc == 0 && !strcmp(out, "a|b|") && n == 3,
 	      "unterminated last line: rc %d out %s n %llu", rc, out, n);
 	rc = read_all(put("b", "a\r\nb\rc\n\nd\r", 10), 100, 0, out, sizeof out, &n, &err);
-	CHECK(rc == 0 && !strcmp(out, "a|b|c||d|") && n == 6,
+	CHECKF(rc == 0 && !strcmp(out, "a|b|c||d|") && n == 6,
 	      "universal newlines: rc %d out %s n %llu", rc, out, n);
 	rc = read_all(put("c", "", 0), 100, 0, out, sizeof out, &n, &err);
-	CHECK(rc == 0 && !strcmp(out, "") && n == 1, "empty file: n %llu", n);
+	CHECKF(rc == 0 && !strcmp(out, "") && n == 1, "empty file: n %llu", n);
 
 	rc = read_all(put("d", "short\nmuch too long a line\n", 27), 10, 0, out, sizeof out, &n, &err);
-	CHECK(rc == CGP_EPARSE && err.msg && strstr(err.msg, "/d:2: line too long"),
+	CHECKF(rc == CGP_EPARSE && err.msg && strstr(err.msg, "/d:2: line too long"),
 	      "line too long: rc %d msg %s", rc, err.msg);
 	cgp_error_release(&err);
 
@@ -92,28 +92,28 @@ static void test_reader(void)
 		memcpy(text, "ok\nx", 4);
 		memcpy(text + 4, bad[i], len);
 		rc = read_all(put("e", text, len + 4), 100, 1, out, sizeof out, &n, &err);
-		CHECK(rc == CGP_EPARSE && err.msg && strstr(err.msg, ":2: invalid UTF-8"),
+		CHECKF(rc == CGP_EPARSE && err.msg && strstr(err.msg, ":2: invalid UTF-8"),
 		      "bad UTF-8 #%zu: rc %d", i, rc);
 		cgp_error_release(&err);
 		/* Unchecked (profiles), the bytes come through as they are. */
 		rc = read_all(put("e", text, len + 4), 100, 0, out, sizeof out, &n, &err);
-		CHECK(rc == 0 && !strncmp(out, "ok|x", 4) && !memcmp(out + 4, bad[i], len) &&
+		CHECKF(rc == 0 && !strncmp(out, "ok|x", 4) && !memcmp(out + 4, bad[i], len) &&
 		      out[4 + len] == '|', "unchecked bad UTF-8 #%zu: rc %d", i, rc);
 		/* One column per byte that is not part of a valid sequence. */
-		CHECK(cgp_utf8_len(text + 3, len + 1) == len + 1,
+		CHECKF(cgp_utf8_len(text + 3, len + 1) == len + 1,
 		      "columns of bad UTF-8 #%zu: %zu", i, cgp_utf8_len(text + 3, len + 1));
 	}
-	CHECK(cgp_utf8_valid("\xf0\x9f\x98\x80 \xe2\x82\xac \xc3\xa9", 11), "valid UTF-8");
-	CHECK(cgp_utf8_len("\xf0\x9f\x98\x80 \xe2\x82\xac \xc3\xa9", 11) == 5, "columns of UTF-8");
-	CHECK(cgp_utf8_len("caf\xe9\xe2\x82", 6) == 6, "columns of Latin-1 and a cut sequence");
+	CHECKF(cgp_utf8_valid("\xf0\x9f\x98\x80 \xe2\x82\xac \xc3\xa9", 11), "valid UTF-8");
+	CHECKF(cgp_utf8_len("\xf0\x9f\x98\x80 \xe2\x82\xac \xc3\xa9", 11) == 5, "columns of UTF-8");
+	CHECKF(cgp_utf8_len("caf\xe9\xe2\x82", 6) == 6, "columns of Latin-1 and a cut sequence");
 	/* U+3000 is white space; e3 40 80 (which a careless decoder reads as
 	 * U+3000) is not, nor is a lone a0 (U+00A0 is c2 a0). */
-	CHECK(cgp_space_len("\xe3\x80\x80", "\xe3\x80\x80" + 3) == 3, "U+3000 is a space");
-	CHECK(cgp_space_len("\xe3\x40\x80", "\xe3\x40\x80" + 3) == 0, "e3 40 80 is not");
-	CHECK(cgp_space_len("\xa0", "\xa0" + 1) == 0, "a lone a0 is not");
+	CHECKF(cgp_space_len("\xe3\x80\x80", "\xe3\x80\x80" + 3) == 3, "U+3000 is a space");
+	CHECKF(cgp_space_len("\xe3\x40\x80", "\xe3\x40\x80" + 3) == 0, "e3 40 80 is not");
+	CHECKF(cgp_space_len("\xa0", "\xa0" + 1) == 0, "a lone a0 is not");
 
 	rc = read_all("/nonexistent/x", 100, 0, out, sizeof out, &n, &err);
-	CHECK(rc == CGP_EIO && err.msg && strstr(err.msg, "No such file"), "missing file");
+	CHECKF(rc == CGP_EIO && err.msg && strstr(err.msg, "No such file"), "missing file");
 	cgp_error_release(&err);
 }
 
@@ -138,20 +138,20 @@ static void test_reader_refill(void)
 
 	for (chunk = 1; chunk <= 9; chunk++) {
 		rc = read_all(path, 100, 1, out, sizeof out, &n, &err);
-		CHECK(rc == 0 && !strcmp(out, want) && n == 15,
+		CHECKF(rc == 0 && !strcmp(out, want) && n == 15,
 		      "chunk %zu: rc %d lines %llu out %s", chunk, rc, n, out);
 	}
 	/* The line limit still holds when the line arrives in pieces. */
 	chunk = 3;
 	rc = read_all(path, 10, 1, out, sizeof out, &n, &err);
-	CHECK(rc == CGP_EPARSE && err.msg && strstr(err.msg, "/refill:9: line too long"),
+	CHECKF(rc == CGP_EPARSE && err.msg && strstr(err.msg, "/refill:9: line too long"),
 	      "line too long in small chunks: %s", err.msg);
 	cgp_error_release(&err);
 	/* A UTF-8 sequence split across two reads is still valid. */
 	path = put("refill8", "x\xe2\x82\xacy\n\xf0\x9f\x98\x80\n", 11);
 	for (chunk = 1; chunk <= 5; chunk++) {
 		rc = read_all(path, 100, 1, out, sizeof out, &n, &err);
-		CHECK(rc == 0 && !strcmp(out, "x\xe2\x82\xacy|\xf0\x9f\x98\x80|"),
+		CHECKF(rc == 0 && !strcmp(out, "x\xe2\x82\xacy|\xf0\x9f\x98\x80|"),
 		      "UTF-8 across reads, chunk %zu: rc %d", chunk, rc);
 	}
 	chunk = 0;
@@ -169,12 +169,11 @@ static void test_profile_refill(void)
 	size_t c;
 
 	memset(&o, 0, sizeof o);
-	o.mode = CGP_MODE_ANNOTATE;
 	for (c = 1; c <= 12; c++) {
 		struct cgp_profile p;
 		o.read_chunk = c;
 		cgp_profile_init(&p, CGP_MODE_ANNOTATE);
-		CHECK(cgp_profile_read(&p, path, &o, &err) == 0 && p.summary[0] == 7 &&
+		CHECKF(cgp_profile_read(&p, path, &o, &err) == 0 && p.summary[0] == 7 &&
 		      p.summary[1] == 4 && !strcmp(p.in[0].cmd, "./p") && p.tab.nfile == 1 &&
 		      p.tab.file[0].lines.n == 3, "profile with chunk %zu: %s", c,
 		      err.msg ? err.msg : "wrong contents");
@@ -193,19 +192,19 @@ static void test_reader_rewind(void)
 	int fd[2];
 	char path[64];
 
-	CHECK(cgp_reader_open(&r, put("rw", "one\ntwo\n", 8), 100, &err) == 0, "open rw");
-	CHECK(cgp_reader_next(&r, &line, &len, &err) == 1 && cgp_reader_next(&r, &line, &len, &err) == 1 &&
+	CHECKF(cgp_reader_open(&r, put("rw", "one\ntwo\n", 8), 100, &err) == 0, "open rw");
+	CHECKF(cgp_reader_next(&r, &line, &len, &err) == 1 && cgp_reader_next(&r, &line, &len, &err) == 1 &&
 	      len == 3 && !memcmp(line, "two", 3), "two lines");
-	CHECK(cgp_reader_rewind(&r, &err) == 0 && r.lineno == 0, "rewind");
-	CHECK(cgp_reader_next(&r, &line, &len, &err) == 1 && len == 3 && !memcmp(line, "one", 3) &&
+	CHECKF(cgp_reader_rewind(&r, &err) == 0 && r.lineno == 0, "rewind");
+	CHECKF(cgp_reader_next(&r, &line, &len, &err) == 1 && len == 3 && !memcmp(line, "one", 3) &&
 	      r.lineno == 1, "line 1 again");
 	cgp_reader_release(&r);
 
 	if (pipe(fd) == 0) {
 		snprintf(path, sizeof path, "/proc/self/fd/%d", fd[0]);
 		close(fd[1]);
-		CHECK(cgp_reader_open(&r, path, 100, &err) == 0, "open a pipe");
-		CHECK(cgp_reader_rewind(&r, &err) == CGP_EIO && err.errnum == ESPIPE && err.msg &&
+		CHECKF(cgp_reader_open(&r, path, 100, &err) == 0, "open a pipe");
+		CHECKF(cgp_reader_rewind(&r, &err) == CGP_EIO && err.errnum == ESPIPE && err.msg &&
 		      strstr(err.msg, "again: Illegal seek"), "pipe rewind: %s", err.msg);
 		cgp_error_release(&err);
 		cgp_reader_release(&r);
@@ -226,14 +225,14 @@ static void test_reader_boundary(void)
 	memset(text, 'a', n);
 	memcpy(text + n, "\r\nb\r\n", 5);
 	put("big", text, n + 5);
-	CHECK(cgp_reader_open(&r, put("big", text, n + 5), CGP_MAX_LINE, &err) == 0, "open big");
-	CHECK(cgp_reader_next(&r, &line, &len, &err) == 1 && len == n, "big line: %zu", len);
+	CHECKF(cgp_reader_open(&r, put("big", text, n + 5), CGP_MAX_LINE, &err) == 0, "open big");
+	CHECKF(cgp_reader_next(&r, &line, &len, &err) == 1 && len == n, "big line: %zu", len);
 	for (i = 0; i < len && line[i] == 'a'; i++)
 		;
-	CHECK(i == n, "big line contents");
-	CHECK(cgp_reader_next(&r, &line, &len, &err) == 1 && len == 1 && line[0] == 'b',
+	CHECKF(i == n, "big line contents");
+	CHECKF(cgp_reader_next(&r, &line, &len, &err) == 1 && len == 1 && line[0] == 'b',
 	      "line after the boundary");
-	CHECK(cgp_reader_next(&r, &line, &len, &err) == 0 && r.lineno == 3, "EOF after boundary");
+	CHECKF(cgp_reader_next(&r, &line, &len, &err) == 0 && r.lineno == 3, "EOF after boundary");
 	cgp_reader_release(&r);
 	free(text);
 }
@@ -275,54 +274,71 @@ static void test_modes(void)
 
 	/* ANNOTATE: fl= makes "<unspecified>"; per-file line tables. */
 	memset(&o, 0, sizeof o);
-	o.mode = CGP_MODE_ANNOTATE;
 	cgp_profile_init(&p, CGP_MODE_ANNOTATE);
-	CHECK(cgp_profile_read(&p, path, &o, &err) == 0, "annotate read: %s", err.msg);
-	CHECK(p.nev == 2 && !strcmp(p.in[0].desc, "one\ntwo\n") && !strcmp(p.in[0].cmd, "./p a"),
+	CHECKF(cgp_profile_read(&p, path, &o, &err) == 0, "annotate read: %s", err.msg);
+	CHECKF(p.nev == 2 && !strcmp(p.in[0].desc, "one\ntwo\n") && !strcmp(p.in[0].cmd, "./p a"),
 	      "annotate header");
 	c = find_cc(&p, "x.c", "<unspecified>");
-	CHECK(c && c->total[0] == 1 && c->total[1] == 2, "annotate <unspecified>");
+	CHECKF(c && c->total[0] == 1 && c->total[1] == 2, "annotate <unspecified>");
 	c = find_cc(&p, "x.c", "f");
-	CHECK(c && c->total[0] == 3000000005 && c->total[1] == 4, "annotate x.c:f");
-	CHECK(find_cc(&p, "y.c", "<unspecified>") != NULL, "fl= creates a zero entry");
-	CHECK(p.tab.nfile == 2 && p.tab.file[0].lines.n == 2 && p.tab.file[0].lines.wide,
+	CHECKF(c && c->total[0] == 3000000005 && c->total[1] == 4, "annotate x.c:f");
+	CHECKF(find_cc(&p, "y.c", "<unspecified>") != NULL, "fl= creates a zero entry");
+	CHECKF(p.tab.nfile == 2 && p.tab.file[0].lines.n == 2 && p.tab.file[0].lines.wide,
 	      "line table widened to int64 for 3e9");
 	cgp_lines_get(&p.tab.file[0].lines, 1, v);
-	CHECK(v[0] == 3000000005 && v[1] == 4, "line 11 summed: %lld", (long long)v[0]);
-	CHECK(p.summary[0] == 3000000013 && p.summary[1] == 13, "annotate summary");
+	CHECKF(v[0] == 3000000005 && v[1] == 4, "line 11 summed: %lld", (long long)v[0]);
+	CHECKF(p.summary[0] == 3000000013 && p.summary[1] == 13, "annotate summary");
 	/* A second file, negated (--diff). */
 	o.negate = 1;
-	CHECK(cgp_profile_read(&p, path, &o, &err) == 0, "annotate negated read");
+	CHECKF(cgp_profile_read(&p, path, &o, &err) == 0, "annotate negated read");
 	c = find_cc(&p, "x.c", "f");
-	CHECK(c && c->total[0] == 0 && p.summary[0] == 0, "negated file cancels");
+	CHECKF(c && c->total[0] == 0 && p.summary[0] == 0, "negated file cancels");
 	cgp_profile_release(&p);
 
 	/* MERGE: "???" after fl=, entries only from count lines. */
 	memset(&o, 0, sizeof o);
-	o.mode = CGP_MODE_MERGE;
 	cgp_profile_init(&p, CGP_MODE_MERGE);
-	CHECK(cgp_profile_read(&p, path, &o, &err) == 0, "merge read");
-	CHECK(cgp_profile_read(&p, path, &o, &err) == 0, "merge read twice");
+	CHECKF(cgp_profile_read(&p, path, &o, &err) == 0, "merge read");
+	CHECKF(cgp_profile_read(&p, path, &o, &err) == 0, "merge read twice");
 	c = find_cc(&p, "x.c", "???");
-	CHECK(c && c->lines && c->lines->n == 1 && c->lines->line[0] == 10, "merge x.c:???");
-	CHECK(find_cc(&p, "y.c", "<unspecified>") == NULL, "no <unspecified> in merge");
-	CHECK(p.summary[0] == 6000000026, "merge summary summed");
+	CHECKF(c && c->lines && c->lines->n == 1 && c->lines->line[0] == 10, "merge x.c:???");
+	CHECKF(find_cc(&p, "y.c", "<unspecified>") == NULL, "no <unspecified> in merge");
+	CHECKF(p.summary[0] == 6000000026, "merge summary summed");
 	cgp_profile_release(&p);
 
 	/* DIFF: line numbers ignored, keys (file, function). */
 	memset(&o, 0, sizeof o);
-	o.mode = CGP_MODE_DIFF;
 	cgp_profile_init(&p, CGP_MODE_DIFF);
-	CHECK(cgp_profile_read(&p, path, &o, &err) == 0, "diff read");
+	CHECKF(cgp_profile_read(&p, path, &o, &err) == 0, "diff read");
 	c = find_cc(&p, "y.c", "g");
-	CHECK(c && c->total[0] == 7 && p.tab.ncc == 3, "diff keys: %zu", p.tab.ncc);
+	CHECKF(c && c->total[0] == 7 && p.tab.ncc == 3, "diff keys: %zu", p.tab.ncc);
 	cgp_profile_release(&p);
+
+	/* The rule line_numbers: only cg_diff reads past a malformed one. */
+	{
+		static const char t[] = "cmd: x\nevents: A\nfl=a\nfn=f\n1x 2\nsummary: 2\n";
+		path = put("lineno.cgout", t, sizeof t - 1);
+	}
+	for (int mode = CGP_MODE_ANNOTATE; mode <= CGP_MODE_DIFF; mode++) {
+		int rc;
+		memset(&o, 0, sizeof o);
+		cgp_profile_init(&p, (enum cgp_mode)mode);
+		rc = cgp_profile_read(&p, path, &o, &err);
+		if (mode == CGP_MODE_DIFF)
+			CHECKF(rc == 0 && p.summary[0] == 2, "diff ignores line numbers: %s", err.msg);
+		else
+			CHECKF(rc == CGP_EPARSE && err.msg &&
+			       strstr(err.msg, "lineno.cgout:5: malformed line number '1x'"),
+			       "mode %d: %s", mode, err.msg);
+		cgp_error_release(&err);
+		cgp_profile_release(&p);
+	}
 
 	/* A bad count names the file and line. */
 	path = put("bad.cgout", "cmd: x\nevents: A\nfl=a\n1 2 3\n", 27);
 	memset(&o, 0, sizeof o);
 	cgp_profile_init(&p, CGP_MODE_ANNOTATE);
-	CHECK(cgp_profile_read(&p, path, &o, &err) == CGP_EPARSE && err.msg &&
+	CHECKF(cgp_profile_read(&p, path, &o, &err) == CGP_EPARSE && err.msg &&
 	      strstr(err.msg, "bad.cgout:4: too many event counts"), "too many: %s", err.msg);
 	cgp_profile_release(&p);
 	cgp_error_release(&err);
@@ -360,31 +376,55 @@ static void test_compare(void)
 	long n;
 
 	memset(&o, 0, sizeof o);
-	o.mode = CGP_MODE_MERGE;
 	cgp_profile_init(&pa, CGP_MODE_MERGE);
 	cgp_profile_init(&pb, CGP_MODE_MERGE);
 	cgp_profile_init(&pc, CGP_MODE_MERGE);
-	CHECK(!cgp_profile_read(&pa, put("ca", a, sizeof a - 1), &o, &err) &&
+	CHECKF(!cgp_profile_read(&pa, put("ca", a, sizeof a - 1), &o, &err) &&
 	      !cgp_profile_read(&pb, put("cb", b, sizeof b - 1), &o, &err), "compare read");
 	/* Same profile, other order of records: nothing differs. */
 	cmp_seen[0] = '\0';
 	n = cgp_compare(&pa, &pa, on_diff, NULL, &err);
-	CHECK(n == 0 && !cmp_seen[0], "a profile equals itself: %ld", n);
+	CHECKF(n == 0 && !cmp_seen[0], "a profile equals itself: %ld", n);
 	/* Line 2 differs in Dr, 5 only in b, 7 only in a, in line order;
 	 * zero-count records count as records. */
 	n = cgp_compare(&pa, &pb, on_diff, NULL, &err);
-	CHECK(n == 3 && !strcmp(cmp_seen, "b.c f 2 4 5|b.c f 5 - y|b.c f 7 x -|"),
+	CHECKF(n == 3 && !strcmp(cmp_seen, "b.c f 2 4 5|b.c f 5 - y|b.c f 7 x -|"),
 	      "differences: %ld %s", n, cmp_seen);
 	/* Other events: an error naming both files. */
-	CHECK(!cgp_profile_read(&pc, put("cc", c, sizeof c - 1), &o, &err),
+	CHECKF(!cgp_profile_read(&pc, put("cc", c, sizeof c - 1), &o, &err),
 	      "compare read c: %s", err.msg);
 	n = cgp_compare(&pa, &pc, on_diff, NULL, &err);
-	CHECK(n == CGP_EEVENTS && err.msg && strstr(err.msg, "/ca' and '") &&
+	CHECKF(n == CGP_EEVENTS && err.msg && strstr(err.msg, "/ca' and '") &&
 	      strstr(err.msg, "different events"), "events differ: %ld %s", n, err.msg);
 	cgp_error_release(&err);
 	cgp_profile_release(&pa);
 	cgp_profile_release(&pb);
 	cgp_profile_release(&pc);
+}
+
+/* The table of rules is the one cgp.h describes. */
+static void test_rules(void)
+{
+	const struct cgp_rules *a = cgp_rules_of(CGP_MODE_ANNOTATE);
+	const struct cgp_rules *m = cgp_rules_of(CGP_MODE_MERGE);
+	const struct cgp_rules *d = cgp_rules_of(CGP_MODE_DIFF);
+
+	CHECK_EQ(a->line_numbers, 1);
+	CHECK_EQ(m->line_numbers, 1);
+	CHECK_EQ(d->line_numbers, 0);
+	CHECK_STR(a->fl_function, "<unspecified>");
+	CHECK_STR(m->fl_function, "???");
+	CHECK_STR(d->fl_function, "???");
+	CHECK(a->names_make_entries && !m->names_make_entries && !d->names_make_entries);
+	CHECK(a->scratch_before_fl && !m->scratch_before_fl && !d->scratch_before_fl);
+	CHECK(a->keep_originals && !m->keep_originals && !d->keep_originals);
+	CHECK_EQ(a->lines, CGP_LINES_PER_FILE);
+	CHECK_EQ(m->lines, CGP_LINES_PER_CC);
+	CHECK_EQ(d->lines, CGP_LINES_NONE);
+	CHECK_EQ(a->summary, CGP_SUMMARY_CHECK_EACH);
+	CHECK_EQ(m->summary, CGP_SUMMARY_ADD);
+	CHECK_EQ(d->summary, CGP_SUMMARY_LAST);
+	CHECK(a->events_at_once && !m->events_at_once && !d->events_at_once);
 }
 
 static void test_subst(void)
@@ -410,17 +450,17 @@ static void test_subst(void)
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct cgp_subst *x = cgp_subst_new(cases[i].expr, &err);
 		struct cgp_buf b = CGP_BUF_INIT(1 << 20);
-		CHECK(x != NULL, "compile %s: %s", cases[i].expr, err.msg);
+		CHECKF(x != NULL, "compile %s: %s", cases[i].expr, err.msg);
 		if (!x)
 			continue;
-		CHECK(cgp_subst_apply(x, cases[i].in, strlen(cases[i].in), &b, &err) == 0,
+		CHECKF(cgp_subst_apply(x, cases[i].in, strlen(cases[i].in), &b, &err) == 0,
 		      "apply %s", cases[i].expr);
-		CHECK(b.s && !strcmp(b.s, cases[i].out), "%s on %s gave %s, want %s",
+		CHECKF(b.s && !strcmp(b.s, cases[i].out), "%s on %s gave %s, want %s",
 		      cases[i].expr, cases[i].in, b.s ? b.s : "", cases[i].out);
 		cgp_buf_release(&b);
 		cgp_subst_free(x);
 	}
-	CHECK(cgp_subst_new("s/a/b/c/d", &err) == NULL && err.code == CGP_EUSAGE, "bad flags");
+	CHECKF(cgp_subst_new("s/a/b/c/d", &err) == NULL && err.code == CGP_EUSAGE, "bad flags");
 	cgp_error_release(&err);
 }
 
@@ -428,8 +468,8 @@ static void test_buf(void)
 {
 	struct cgp_buf b = CGP_BUF_INIT(8);
 
-	CHECK(cgp_buf_adds(&b, "1234") == 0 && cgp_buf_adds(&b, "5678") == 0, "fits");
-	CHECK(cgp_buf_adds(&b, "9") == -1 && b.len == 8 && !strcmp(b.s, "12345678"),
+	CHECKF(cgp_buf_adds(&b, "1234") == 0 && cgp_buf_adds(&b, "5678") == 0, "fits");
+	CHECKF(cgp_buf_adds(&b, "9") == -1 && b.len == 8 && !strcmp(b.s, "12345678"),
 	      "maximum size enforced");
 	cgp_buf_release(&b);
 }
@@ -440,20 +480,21 @@ int main(void)
 		perror("mkdtemp");
 		return 2;
 	}
-	test_reader();
-	test_reader_refill();
-	test_profile_refill();
-	test_reader_rewind();
-	test_reader_boundary();
-	test_modes();
-	test_subst();
-	test_compare();
-	test_buf();
+	RUN(test_reader);
+	RUN(test_reader_refill);
+	RUN(test_profile_refill);
+	RUN(test_reader_rewind);
+	RUN(test_reader_boundary);
+	RUN(test_modes);
+	RUN(test_rules);
+	RUN(test_subst);
+	RUN(test_compare);
+	RUN(test_buf);
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
 		if (system(cmd) != 0)
 			fprintf(stderr, "could not remove %s\n", tmpdir);
 	}
-	return test_report("test_lib_read");
+	return unit_finish("test_lib_read");
 }

@@ -1,4 +1,4 @@
-/* unit_check.h -- check macros shared by the host unit tests of the tool's C modules.
+/* unit_check.h -- the check macros of every host unit test: the tool's C modules and the profile library.
    Copyright (C) 2026 the cachegrind-ng developers.
    SPDX-License-Identifier: GPL-2.0-or-later
 
@@ -29,6 +29,16 @@ static inline int unit_report(int ok, const char *file, int line,
 }
 
 #define CHECK(cond) unit_report((cond) != 0, __FILE__, __LINE__, #cond)
+
+/* A check that says more on failure: a printf-style message. */
+#define CHECKF(cond, ...)                                                  \
+   do {                                                                    \
+      if (!unit_report((cond) != 0, __FILE__, __LINE__, #cond)) {          \
+         fputs("    ", stderr);                                            \
+         fprintf(stderr, __VA_ARGS__);                                     \
+         fputc('\n', stderr);                                              \
+      }                                                                    \
+   } while (0)
 
 /* Integer equality, printing both sides on failure. */
 #define CHECK_EQ(got, want)                                                \

@@ -1,0 +1,341 @@
+/* cg_cc.c -- cost centres: the memory pool, interned names, the counter layout, line cost centres.
+   Copyright (C) 2026 the cachegrind-ng developers.
+   SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_debuginfo.h"
+
+#include "cg_cc.h"
+#include "cg_config.h"
+
+/*------------------------------------------------------------*/
+/*--- Memory for small objects                             ---*/
+/*------------------------------------------------------------*/
+
+/* Carved from big zeroed chunks: no per-object allocation overhead.  The
+   chunks are never freed. */
+static UChar *pool_next;
+static SizeT pool_left;
+
+void *cg_pool_alloc(SizeT bytes)
+{
+   bytes = (bytes + 7) & ~(SizeT)7;
+   if (bytes > pool_left) {
+      SizeT chunk = bytes > 65536 ? bytes : 65536;
+      pool_next = VG_(calloc)("cg.main.pool", 1, chunk);
+      pool_left = chunk;
+   }
+   void *p = pool_next;
+   pool_next += bytes;
+   pool_left -= bytes;
+   return p;
+}
+
+/*------------------------------------------------------------*/
+/*--- Chained hash tables                                  ---*/
+/*------------------------------------------------------------*/
+
+/* The string table and the line table are both this: chains of entries
+   that start with their chain link, a power-of-two number of chains,
+   doubled when the table holds as many entries as chains.  The lookups,
+   which compare keys of different types, stay with each table; this
+   piece finds a key's chain (growing the table first if it is full) and
+   links new entries.  The core's VgHashTable would need a UWord key in
+   every entry (8 bytes more per line cost centre on amd64, with the
+   triple key reduced to a hash) and a division per lookup. */
+typedef struct {
+   void **chains;
+   UInt size;                 /* a power of two, or 0 before the first use */
+   UInt count;
+   UInt first_size;
+   const HChar *cost_centre;
+   UInt (*hash_of)(const void *entry);   /* to rehash when growing */
+} CgChainTable;
+
+static void cg_chain_grow(CgChainTable *t)
+{
+   UInt new_size = t->size ? 2 * t->size : t->first_size;
+   void **chains = VG_(calloc)(t->cost_centre, new_size, sizeof *chains);
+   for (UInt i = 0; i < t->size; i++) {
+      void *e = t->chains[i], *next;
+      for (; e; e = next) {
+         UInt b = t->hash_of(e) & (new_size - 1);
+         next = *(void **)e;
+         *(void **)e = chains[b];
+         chains[b] = e;
+      }
+   }
+   if (t->chains)
+      VG_(free)(t->chains);
+   t->chains = chains;
+   t->size = new_size;
+}
+
+/* The chain where an entry whose hash is h is, or will be linked. */
+static void **cg_chain_of(CgChainTable *t, UInt h)
+{
+   if (t->count >= t->size)
+      cg_chain_grow(t);
+   return &t->chains[h & (t->size - 1)];
+}
+
+/* Links the new entry e at the head of chain (from cg_chain_of). */
+static void cg_chain_link(CgChainTable *t, void **chain, void *e)
+{
+   *(void **)e = *chain;
+   *chain = e;
+   t->count++;
+}
+
+/*------------------------------------------------------------*/
+/*--- Interned strings                                     ---*/
+/*------------------------------------------------------------*/
+
+/* File and function names, interned so that cost-centre keys compare by
+   pointer.  Key: the string; owner: str_table (the storage is the
+   pool's); never freed. */
+typedef struct CgString {
+   struct CgString *next;
+   UInt hash;
+   HChar s[0];
+} CgString;
+
+static UInt cg_hash_string(const HChar *s)
+{
+   UInt h = 2166136261u;           /* FNV-1a */
+   for (; *s; s++)
+      h = (h ^ (UChar)*s) * 16777619u;
+   return h;
+}
+
+static UInt cg_string_hash_of(const void *e)
+{
+   return ((const CgString *)e)->hash;
+}
+
+static CgChainTable str_table = {
+   .first_size = 1024, .cost_centre = "cg.main.strtab",
+   .hash_of = cg_string_hash_of,
+};
+
+static const HChar *cg_intern(const HChar *s)
+{
+   UInt h = cg_hash_string(s);
+   void **chain = cg_chain_of(&str_table, h);
+   for (CgString *e = *chain; e; e = e->next)
+      if (e->hash == h && VG_(strcmp)(e->s, s) == 0)
+         return e->s;
+   SizeT len = VG_(strlen)(s);
+   CgString *e = cg_pool_alloc(sizeof *e + len + 1);
+   e->hash = h;
+   VG_(memcpy)(e->s, s, len + 1);
+   cg_chain_link(&str_table, chain, e);
+   return e->s;
+}
+
+/*------------------------------------------------------------*/
+/*--- The counter layout (see the Notes in cg_cc.h)        ---*/
+/*------------------------------------------------------------*/
+
+const CgColumn cg_columns[N_COLUMNS] = {
+   [COL_IR]   = { "Ir",   NEED_ALWAYS, CG_FOLD_IR },
+   [COL_I1MR] = { "I1mr", NEED_CACHE,  CG_FOLD_NONE },
+   [COL_ILMR] = { "ILmr", NEED_CACHE,  CG_FOLD_NONE },
+   [COL_DR]   = { "Dr",   NEED_CACHE,  CG_FOLD_DR },
+   [COL_D1MR] = { "D1mr", NEED_CACHE,  CG_FOLD_NONE },
+   [COL_DLMR] = { "DLmr", NEED_CACHE,  CG_FOLD_NONE },
+   [COL_DW]   = { "Dw",   NEED_CACHE,  CG_FOLD_DW },
+   [COL_D1MW] = { "D1mw", NEED_CACHE,  CG_FOLD_NONE },
+   [COL_DLMW] = { "DLmw", NEED_CACHE,  CG_FOLD_NONE },
+   [COL_BC]   = { "Bc",   NEED_BRANCH, CG_FOLD_BC },
+   [COL_BCM]  = { "Bcm",  NEED_BRANCH, CG_FOLD_NONE },
+   [COL_BI]   = { "Bi",   NEED_BRANCH, CG_FOLD_BI },
+   [COL_BIM]  = { "Bim",  NEED_BRANCH, CG_FOLD_NONE },
+};
+
+/* The runs of counters that helpers reach from their first one. */
+static const struct {
+   CgColumnId first;
+   UInt n;
+} cg_column_runs[] = {
+   { COL_I1MR, 2 }, { COL_D1MR, 2 }, { COL_D1MW, 2 }, { COL_DR, 3 },
+   { COL_DW, 3 },
+};
+STATIC_ASSERT(COL_ILMR == COL_I1MR + 1);
+STATIC_ASSERT(COL_D1MR == COL_DR + 1 && COL_DLMR == COL_DR + 2);
+STATIC_ASSERT(COL_D1MW == COL_DW + 1 && COL_DLMW == COL_DW + 2);
+
+struct cg_layout cg_layout;
+
+static Bool cg_column_on(const struct cg_config *cfg, CgColumnId col)
+{
+   switch (cg_columns[col].need) {
+   case NEED_ALWAYS: return True;
+   case NEED_CACHE:  return cfg->cache_sim;
+   case NEED_BRANCH: return cfg->branch_sim;
+   }
+   return False;
+}
+
+void cg_cc_init(const struct cg_config *cfg)
+{
+   struct cg_layout *l = &cg_layout;
+
+   l->n_slots = 0;
+   for (CgFold f = 0; f < CG_N_FOLDS; f++)
+      l->fold_slot[f] = -1;
+   for (CgColumnId c = 0; c < N_COLUMNS; c++) {
+      l->slot[c] = cg_column_on(cfg, c) ? (Int)l->n_slots++ : -1;
+      CgFold f = cg_columns[c].fold;
+      if (f != CG_FOLD_NONE) {
+         tl_assert(f < CG_N_FOLDS && l->fold_slot[f] == -1);
+         l->fold_slot[f] = l->slot[c];
+      }
+   }
+   /* Every run is on or off as a whole (one option), so on, its counters
+      are adjacent. */
+   for (UInt r = 0; r < sizeof cg_column_runs / sizeof cg_column_runs[0];
+        r++) {
+      CgColumnId first = cg_column_runs[r].first;
+      for (UInt k = 1; k < cg_column_runs[r].n; k++)
+         tl_assert(cg_columns[first + k].need == cg_columns[first].need
+                   && (l->slot[first] < 0
+                       ? l->slot[first + k] < 0
+                       : l->slot[first + k] == l->slot[first] + (Int)k));
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Line cost centres                                    ---*/
+/*------------------------------------------------------------*/
+
+ULong *cg_counter(CgLineCC *cc, CgColumnId col)
+{
+   tl_assert(cg_layout.slot[col] >= 0);
+   return &cc->c[cg_layout.slot[col]];
+}
+
+static UInt cg_hash_loc(const HChar *file, const HChar *fn, Int line)
+{
+   UWord h = (UWord)file * 0x9E3779B1u;
+   h ^= (UWord)fn + 0x7F4A7C15u + (h << 6) + (h >> 2);
+   h ^= (UWord)(UInt)line * 0x85EBCA6Bu;
+   return (UInt)(h ^ (h >> 15));
+}
+
+static UInt cg_line_hash_of(const void *e)
+{
+   const CgLineCC *cc = e;
+   return cg_hash_loc(cc->file, cc->fn, cc->line);
+}
+
+/* The line table.  Key: (file, fn, line); owner of the line cost centres
+   (whose storage is the pool's); never freed. */
+static CgChainTable cc_table = {
+   .first_size = 4096, .cost_centre = "cg.main.cctab",
+   .hash_of = cg_line_hash_of,
+};
+
+static CgLineCC *cg_lookup_cc(const HChar *file, const HChar *fn, Int line)
+{
+   void **chain = cg_chain_of(&cc_table, cg_hash_loc(file, fn, line));
+   for (CgLineCC *cc = *chain; cc; cc = cc->next)
+      if (cc->file == file && cc->fn == fn && cc->line == line)
+         return cc;
+   CgLineCC *cc = cg_pool_alloc(sizeof *cc
+                                + cg_layout.n_slots * sizeof(ULong));
+   cc->file = file;
+   cc->fn = fn;
+   cc->line = line;
+   cg_chain_link(&cc_table, chain, cc);
+   return cc;
+}
+
+/* Debug-info lookup statistics (--stats=yes). */
+static ULong stat_full_debugs, stat_file_line_debugs, stat_fn_debugs,
+             stat_no_debugs;
+
+/* A scratch buffer for "<dir>/<file>"; owner: cg_get_lineCC. */
+static HChar *path_buf;
+static SizeT path_buf_size;
+
+CgLineCC *cg_get_lineCC(Addr addr)
+{
+   const HChar *file, *dir, *fn;
+   UInt line;
+   DiEpoch ep = VG_(current_DiEpoch)();
+   Bool have_line = VG_(get_filename_linenum)(ep, addr, &file, &dir, &line);
+   const HChar *file_key;
+
+   if (!have_line) {
+      file = "???";
+      dir = "";
+      line = 0;
+   }
+   if (dir[0]) {
+      SizeT need = VG_(strlen)(dir) + 1 + VG_(strlen)(file) + 1;
+      if (need > path_buf_size) {
+         path_buf_size = need + 256;
+         path_buf = VG_(realloc)("cg.main.pathbuf", path_buf, path_buf_size);
+      }
+      VG_(sprintf)(path_buf, "%s/%s", dir, file);
+      file_key = cg_intern(path_buf);
+   } else {
+      file_key = cg_intern(file);
+   }
+
+   /* Asked after the file name: the function-name string is only valid
+      until the next name query. */
+   Bool have_fn = VG_(get_fnname)(ep, addr, &fn);
+   if (!have_fn)
+      fn = "???";
+
+   if (have_line && have_fn)
+      stat_full_debugs++;
+   else if (have_line)
+      stat_file_line_debugs++;
+   else if (have_fn)
+      stat_fn_debugs++;
+   else
+      stat_no_debugs++;
+
+   return cg_lookup_cc(file_key, cg_intern(fn), (Int)line);
+}
+
+CgLineCC **cg_cc_all_lines(void)
+{
+   CgLineCC **v = VG_(malloc)("cg.main.sorted",
+                              (cc_table.count + 1) * sizeof *v);
+   UInt n = 0;
+   for (UInt b = 0; b < cc_table.size; b++)
+      for (CgLineCC *cc = cc_table.chains[b]; cc; cc = cc->next)
+         v[n++] = cc;
+   tl_assert(n == cc_table.count);
+   return v;
+}
+
+void cg_cc_totals(CgTotals *t)
+{
+   const struct cg_layout *l = &cg_layout;
+
+   for (CgColumnId c = 0; c < N_COLUMNS; c++)
+      t->v[c] = 0;
+   for (UInt b = 0; b < cc_table.size; b++)
+      for (const CgLineCC *cc = cc_table.chains[b]; cc; cc = cc->next)
+         for (CgColumnId c = 0; c < N_COLUMNS; c++)
+            if (l->slot[c] >= 0)
+               t->v[c] += cc->c[l->slot[c]];
+}
+
+struct cg_cc_stats cg_cc_stats(void)
+{
+   struct cg_cc_stats s = {
+      stat_full_debugs, stat_file_line_debugs, stat_fn_debugs,
+      stat_no_debugs, str_table.count, cc_table.count
+   };
+   return s;
+}

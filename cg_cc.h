@@ -1,0 +1,123 @@
+/* cg_cc.h -- cost centres: the memory pool, interned names, the counter layout, line cost centres.
+   Copyright (C) 2026 the cachegrind-ng developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   Notes
+   -----
+   The counter layout.  A column of the output file (Ir, I1mr, ...) is one
+   event count of a source line.  cg_columns describes every column once:
+   its name, the option that enables it, and which kind of event adds to
+   it when a superblock's counts are folded (a CG_FOLD_* code; the miss
+   columns have none: helpers add to them directly).  cg_cc_init derives
+   the one layout from that table and the options (cg_layout): a line's
+   counters are those of the enabled columns, in file order, so they are
+   written out as they are; slot[] says where each column's counter is
+   and fold_slot[] where each fold code adds.
+
+   Helpers reach some counters from a pointer to the first of a run of
+   them (cg_counter of the first column):
+      I1mr ILmr         the fetch helpers: misses[0], misses[1]
+      D1mr DLmr         the data helpers, reads
+      D1mw DLmw         the data helpers, writes
+      Dr D1mr DLmr      the guarded-access helper, reads: counts[0..2]
+      Dw D1mw DLmw      the guarded-access helper, writes
+   A run's counters are adjacent because its columns are adjacent in
+   CgColumnId (static assertions in cg_cc.c) and one option enables all of
+   them (checked by cg_cc_init), so enabled or not they move together. */
+
+#ifndef CG_CC_H
+#define CG_CC_H
+
+#include "pub_tool_basics.h"
+
+#include "cg_config.h"
+
+/* The columns, in the order of the output file's events: line. */
+typedef enum {
+   COL_IR, COL_I1MR, COL_ILMR, COL_DR, COL_D1MR, COL_DLMR, COL_DW, COL_D1MW,
+   COL_DLMW, COL_BC, COL_BCM, COL_BI, COL_BIM, N_COLUMNS
+} CgColumnId;
+
+typedef enum { NEED_ALWAYS, NEED_CACHE, NEED_BRANCH } CgColumnNeed;
+
+/* What one event of a group adds one to per run of the group (the fold
+   code of the event; cg_blocks.h packs it with the event's line). */
+typedef enum {
+   CG_FOLD_IR, CG_FOLD_DR, CG_FOLD_DW, CG_FOLD_BC, CG_FOLD_BI, CG_N_FOLDS,
+   CG_FOLD_NONE = -1
+} CgFold;
+
+/* One column: its name in the events: line, the option that enables it
+   and the fold code that adds to it (CG_FOLD_NONE for miss columns). */
+typedef struct {
+   const HChar *name;
+   CgColumnNeed need;
+   CgFold fold;
+} CgColumn;
+
+/* Indexed by CgColumnId.  The events line, every count line and the
+   summary line are all built from this one table. */
+extern const CgColumn cg_columns[N_COLUMNS];
+
+/* The layout of a line's counters; set by cg_cc_init, read-only after. */
+struct cg_layout {
+   Int slot[N_COLUMNS];          /* a column's counter, -1 if it is off */
+   UInt n_slots;                 /* counters per line */
+   Int fold_slot[CG_N_FOLDS];    /* the counter a fold code adds to */
+};
+extern struct cg_layout cg_layout;
+
+/* Sets the layout up for the columns that cfg enables. */
+void cg_cc_init(const struct cg_config *cfg);
+
+/* Memory for objects that live until exit (line cost centres, strings)
+   and for block records (which cg_blocks recycles itself): bytes rounded
+   up to 8, zeroed.  Never freed. */
+void *cg_pool_alloc(SizeT bytes);
+
+/* One source line of one function.  Key: (file, fn, line) with interned
+   strings; owner: the line table (cg_cc.c); never freed.  Created at
+   instrumentation time, so a translated but never executed line shows up
+   with zero counts. */
+typedef struct CgLineCC {
+   struct CgLineCC *next;     /* the line table's chain */
+   const HChar *file;
+   const HChar *fn;
+   Int line;
+   ULong c[0];                /* cg_layout.n_slots counters */
+} CgLineCC;
+
+/* The line cost centre of the instruction at addr, from the debug info
+   current now (created with zero counts if new): unknown file "???" with
+   line 0, unknown function "???".  The file is "<dir>/<file>" when the
+   debug info gives a directory. */
+CgLineCC *cg_get_lineCC(Addr addr);
+
+/* The counter of column col (which must be on) in cc. */
+ULong *cg_counter(CgLineCC *cc, CgColumnId col);
+
+/* All line cost centres, in no particular order: a new array of
+   cg_cc_stats().lines entries, which the caller frees. */
+CgLineCC **cg_cc_all_lines(void);
+
+/* Sums over all lines, indexed by CgColumnId (0 for columns that are
+   off). */
+typedef struct {
+   ULong v[N_COLUMNS];
+} CgTotals;
+
+/* The totals of all lines' counters as they are now (fold first). */
+void cg_cc_totals(CgTotals *t);
+
+/* Numbers for --stats=yes. */
+struct cg_cc_stats {
+   ULong full_debugs;         /* debug lookups with file, line and function */
+   ULong file_line_debugs;    /* ... with file and line only */
+   ULong fn_debugs;           /* ... with the function only */
+   ULong no_debugs;           /* ... with nothing */
+   UInt strings;              /* interned names */
+   UInt lines;                /* line cost centres */
+};
+struct cg_cc_stats cg_cc_stats(void);
+
+#endif /* CG_CC_H */

@@ -1,0 +1,720 @@
+/* cg_instrument.c -- the instrumentation pass: events, flushes, the records of a superblock.
+   Copyright (C) 2026 the cachegrind-ng developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   Notes
+   -----
+   Counting model.  For every guest instruction the tool keeps a line cost
+   centre (file, function, line) found from the debug info when the code is
+   instrumented.  Events (instruction fetches, data accesses, branches) are
+   queued while a superblock is instrumented and flushed exactly where the
+   reference Cachegrind flushes them (a full queue of 16, every side exit, a
+   load-linked, a guarded access, the end of the block).  Where a flush
+   happens matters: if a guest instruction faults in the middle of a block,
+   the events queued since the last flush are lost, in the reference and
+   here alike.
+
+   What a flush emits differs from the reference.  The events of one flush
+   form a *group*; every event of a group happens exactly once each time the
+   group's code runs.  So a group needs one execution counter, incremented
+   inline, and the per-line counts (Ir, Dr, Dw, Bc, Bi) are recovered later
+   by folding: each event adds the group's count to its line's counter.
+   Folding happens when a translation is discarded, before a profile is
+   written, and at exit.  Only what depends on run-time values (cache and
+   branch simulation, guarded accesses) needs a helper call.
+
+   Simulation.  A fetch in the same line as the previous fetch of the block
+   hits the most recently used way and changes nothing: it is not
+   simulated, and an instruction that starts in that line and ends in the
+   next is simulated as a reference to the next line alone.  Other fetches
+   and data accesses are tested inline for that same case, and the helper
+   is called only when the test fails (and then, on AVX2 hosts, goes
+   straight to the vector code, which is right for a way-0 hit too).  A branch
+   always ends its group, and its helper (always called: the predictors
+   change on every branch) also counts the group's runs.  Helpers run in
+   program order at the flush point, so the simulated caches see exactly
+   the reference's sequence of accesses.  In a helper, a reference that
+   misses way 0 moves its set with vector code where the host has AVX2
+   (cg_sim.h), without the unpredictable branch of a scan; on such hosts
+   the fetch and data helpers are themselves compiled for AVX2 with that
+   code inline, and keep their rare paths (L1 misses, two-line accesses)
+   out of line, so that the common path makes no call and saves no
+   registers.  On amd64 a data access's call passes only the address: a
+   small stub per (line counter, helper) supplies the counter
+   (cg_stubs.c).
+   docs/performance.md tells what each of these choices gains, and what was
+   tried and dropped. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+
+#include "cg_blocks.h"
+#include "cg_cc.h"
+#include "cg_config.h"
+#include "cg_instrument.h"
+#include "cg_irgen.h"
+#include "cg_sims.h"
+#include "cg_stubs.h"
+
+/*------------------------------------------------------------*/
+/*--- Instrumentation                                      ---*/
+/*------------------------------------------------------------*/
+
+/* The event queue has the reference's capacity, so that flushes (and with
+   them the attribution of counts when an instruction faults) happen at
+   exactly the same places. */
+#define N_EVENTS 16
+
+/* An instruction of the block being instrumented. */
+typedef struct {
+   Addr addr;
+   UChar len;
+   UShort cc_index;            /* into the block's distinct lines */
+   CgLineCC *cc;
+} CgInstr;
+
+typedef enum { EV_IR, EV_DR, EV_DW, EV_DM, EV_BC, EV_BI } CgEventKind;
+
+typedef struct {
+   CgEventKind kind;
+   const CgInstr *inode;
+   Int size;          /* data events: bytes accessed */
+   IRAtom *atom;      /* data address; Bc: 1 if taken (host word);
+                         Bi: target */
+} CgEvent;
+
+/* A growable array of words used while one superblock is instrumented;
+   owner: CgState, reused for every superblock. */
+typedef struct {
+   UWord *w;
+   UInt used, size;
+} CgScratch;
+
+/* Everything the instrumentation of one superblock needs.  The block's
+   records (CgSBInfo) are only allocated at the end, when their sizes are
+   known; until then the emitted code refers to them through constants that
+   are patched in cg_finish_sb ("fixups"). */
+typedef struct {
+   struct cg_irgen ir;          /* the superblock being built */
+   CgInstr *instrs;             /* n_instrs, owned here, reused */
+   UInt instrs_size;
+   UInt n_instrs;
+   UInt instr_i;                /* next free entry of instrs */
+   CgEvent events[N_EVENTS];
+   Int events_used;
+   /* The line of the last instruction fetch simulated in this block: a
+      fetch within it hits the most recently used way and changes nothing,
+      so it is not simulated again. */
+   Bool have_last_iblock;
+   Addr last_iblock;
+   CgScratch ccs;               /* CgLineCC*: the block's distinct lines */
+   CgScratch sims;              /* triples: instruction index, column,
+                                   group (branches) or CG_NOT_BRANCH */
+   CgScratch fixups;            /* pairs: IRConst*, CG_FIX_* code */
+   CgScratch group_sizes;       /* events per group */
+   CgScratch fold_codes;        /* all events, group after group */
+} CgState;
+
+static void cg_scratch_push(CgScratch *s, UWord v)
+{
+   if (s->used == s->size) {
+      s->size = s->size ? 2 * s->size : 256;
+      s->w = VG_(realloc)("cg.main.scratch", s->w, s->size * sizeof(UWord));
+   }
+   s->w[s->used++] = v;
+}
+
+#define CG_FIX_COUNT(g) ((UWord)(g) << 1)      /* &counts[g] */
+#define CG_FIX_SIM(r)   ((UWord)(r) << 1 | 1)  /* &sims[r] */
+
+/* The options; set by cg_instrument_init. */
+static const struct cg_config *cfg;
+
+/* Reused: the core instruments one superblock at a time. */
+static CgState cgs_static;
+
+/* Statistics (--stats=yes). */
+static ULong stat_instrs_nox, stat_instrs_gen;
+
+/* The fold code of an event (see CgSBInfo). */
+static UWord cg_fold_code(const CgEvent *ev)
+{
+   UWord what = CG_FOLD_IR;
+   switch (ev->kind) {
+   case EV_IR: what = CG_FOLD_IR; break;
+   case EV_DR:
+   case EV_DM: what = CG_FOLD_DR; break;   /* a modify counts as one read */
+   case EV_DW: what = CG_FOLD_DW; break;
+   case EV_BC: what = CG_FOLD_BC; break;
+   case EV_BI: what = CG_FOLD_BI; break;
+   }
+   return (UWord)ev->inode->cc_index << CG_FOLD_BITS | what;
+}
+
+/* A pointer into the block's records, patched by cg_finish_sb. */
+static IRExpr *cg_fixup_ptr(CgState *cgs, UWord fix)
+{
+   IRConst *c;
+   IRExpr *e = cg_hword_const(&cgs->ir, 0, &c);
+   cg_scratch_push(&cgs->fixups, (UWord)c);
+   cg_scratch_push(&cgs->fixups, fix);
+   return e;
+}
+
+/* A new CgSimInstr for inode counting its misses in column col (and, for
+   a branch, the runs of the current group); returns the (patched)
+   constant pointing to it. */
+static IRExpr *cg_sim_arg(CgState *cgs, const CgInstr *inode, CgColumnId col,
+                          UWord branch)
+{
+   UWord r = cgs->sims.used / 3;
+   cg_scratch_push(&cgs->sims, (UWord)(inode - cgs->instrs));
+   cg_scratch_push(&cgs->sims, (UWord)col);
+   cg_scratch_push(&cgs->sims, branch);
+   return cg_fixup_ptr(cgs, CG_FIX_SIM(r));
+}
+
+#define CG_NOT_BRANCH (~(UWord)0)
+
+/* Emits "counts[g] += 1" for the group being flushed. */
+static void cg_emit_group_count(CgState *cgs)
+{
+   cg_emit_increment(&cgs->ir,
+                     cg_fixup_ptr(cgs, CG_FIX_COUNT(cgs->group_sizes.used)));
+}
+
+/* The fetch of an instruction.  The previous fetch of this block left its
+   last line in way 0 of its set (no other fetch came in between), so if
+   the instruction starts in that line, that part of the fetch is a hit
+   that changes nothing: an instruction within that line is not simulated
+   at all, and one that goes on into the next line is simulated as a
+   reference to that line alone (its miss, if any, still goes to LL as the
+   whole fetch).  Every line the fetch still needs is tested inline for
+   way 0, and the helper is called when the test fails. */
+static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
+{
+   const struct cg_cache *c = &cg_sims.I1;
+   Addr first = inode->addr >> c->line_bits;
+   Addr last = (inode->addr + inode->len - 1) >> c->line_bits;
+   Bool first_known = cgs->have_last_iblock && first == cgs->last_iblock;
+
+   cgs->have_last_iblock = True;
+   cgs->last_iblock = last;
+   if (first_known && first == last)
+      return;
+   IRAtom *guard = cg_emit_lines_not_way0(&cgs->ir, c, first, last,
+                                          !first_known);
+   cg_emit_call(&cgs->ir, "cg_h_fetch",
+                first_known || first == last ? cg_sims.helpers_I1->fetch_last
+                                             : cg_sims.helpers_I1->fetch,
+                1, mkIRExprVec_1(cg_sim_arg(cgs, inode, COL_I1MR,
+                                            CG_NOT_BRANCH)), guard);
+}
+
+/* A data access: the helper runs unless the inline test finds a hit in the
+   most recently used way of D1. */
+static void cg_emit_data_access(CgState *cgs, const CgEvent *ev)
+{
+   IRAtom *guard = cg_emit_maybe_miss(&cgs->ir, &cg_sims.D1, ev->atom,
+                                      ev->size);
+   ULong *misses = cg_counter(ev->inode->cc,
+                              ev->kind == EV_DW ? COL_D1MW : COL_D1MR);
+   for (UInt i = 0; i < sizeof cg_data_helper_sizes
+                        / sizeof cg_data_helper_sizes[0]; i++)
+      if (cg_data_helper_sizes[i] == ev->size) {
+         void *stub = cg_data_stub(misses, cg_sims.helpers_D1->data[i]);
+         if (stub)
+            cg_emit_call(&cgs->ir, cg_data_helper_names[i], stub, 1,
+                         mkIRExprVec_1(ev->atom), guard);
+         else
+            cg_emit_call(&cgs->ir, cg_data_helper_names[i],
+                         cg_sims.helpers_D1->data[i],
+                         2, mkIRExprVec_2(ev->atom, cg_ptr(&cgs->ir, misses)),
+                         guard);
+         return;
+      }
+   cg_emit_call(&cgs->ir, "cg_h_data", cg_h_data, 3,
+                mkIRExprVec_3(ev->atom, cg_ptr(&cgs->ir, misses),
+                              cg_hword_const(&cgs->ir, ev->size, NULL)),
+                guard);
+}
+
+/* Emits the code for the queued events, in program order, and empties the
+   queue: their simulation, then one increment of the group's counter. */
+static void cg_flush_events(CgState *cgs)
+{
+   if (cgs->events_used == 0)
+      return;
+   UWord group = cgs->group_sizes.used;
+   Bool counted = False;
+   for (Int i = 0; i < cgs->events_used; i++) {
+      const CgEvent *ev = &cgs->events[i];
+      tl_assert(!counted);
+      cg_scratch_push(&cgs->fold_codes, cg_fold_code(ev));
+      switch (ev->kind) {
+      case EV_IR:
+         if (cfg->cache_sim)
+            cg_emit_fetch(cgs, ev->inode);
+         break;
+      case EV_DR:
+      case EV_DM:
+      case EV_DW:
+         cg_emit_data_access(cgs, ev);
+         break;
+      case EV_BC:
+         cg_emit_call(&cgs->ir, "cg_h_cond_branch", cg_h_cond_branch, 2,
+                      mkIRExprVec_2(cg_sim_arg(cgs, ev->inode, COL_BCM,
+                                               group),
+                                    ev->atom), NULL);
+         counted = True;
+         break;
+      case EV_BI:
+         cg_emit_call(&cgs->ir, "cg_h_ind_branch", cg_h_ind_branch, 2,
+                      mkIRExprVec_2(cg_sim_arg(cgs, ev->inode, COL_BIM,
+                                               group),
+                                    ev->atom), NULL);
+         counted = True;
+         break;
+      }
+   }
+   /* A branch, always the group's last event, counted the runs. */
+   if (!counted)
+      cg_emit_group_count(cgs);
+   cg_scratch_push(&cgs->group_sizes, (UWord)cgs->events_used);
+   cgs->events_used = 0;
+}
+
+static CgEvent *cg_new_event(CgState *cgs, CgEventKind kind,
+                             const CgInstr *inode)
+{
+   if (cgs->events_used == N_EVENTS)
+      cg_flush_events(cgs);
+   tl_assert(cgs->events_used >= 0 && cgs->events_used < N_EVENTS);
+   CgEvent *ev = &cgs->events[cgs->events_used++];
+   ev->kind = kind;
+   ev->inode = inode;
+   ev->size = 0;
+   ev->atom = NULL;
+   return ev;
+}
+
+/* Whether a fetch of the instruction touches one cache line and I1 and LL
+   have equal line sizes (the reference's "no-cross" class; only counted
+   for --stats, the simulation does not depend on it). */
+static Bool cg_instr_is_nox(Addr addr, UInt len)
+{
+   /* Without the cache simulation the geometry is all zeros. */
+   UInt bits = cg_sims.I1.line_bits;
+   return (addr >> bits) == ((addr + len - 1) >> bits)
+          && cg_sims.I1.line_size == cg_sims.LL.line_size;
+}
+
+static void cg_add_event_Ir(CgState *cgs, const CgInstr *inode)
+{
+   cg_new_event(cgs, EV_IR, inode);
+   if (cg_instr_is_nox(inode->addr, inode->len))
+      stat_instrs_nox++;
+   else
+      stat_instrs_gen++;
+}
+
+static void cg_add_event_Dr(CgState *cgs, const CgInstr *inode, Int size,
+                            IRAtom *ea)
+{
+   tl_assert(isIRAtom(ea));
+   if (!cfg->cache_sim)
+      return;
+   tl_assert(size >= 1 && size <= cg_sims.min_line_size);
+   CgEvent *ev = cg_new_event(cgs, EV_DR, inode);
+   ev->size = size;
+   ev->atom = ea;
+}
+
+static void cg_add_event_Dw(CgState *cgs, const CgInstr *inode, Int size,
+                            IRAtom *ea)
+{
+   tl_assert(isIRAtom(ea));
+   if (!cfg->cache_sim)
+      return;
+   tl_assert(size >= 1 && size <= cg_sims.min_line_size);
+   /* A write right after a read of the same size, address atom and
+      instruction is a read-modify-write: it counts as one read. */
+   if (cgs->events_used > 0) {
+      CgEvent *last = &cgs->events[cgs->events_used - 1];
+      if (last->kind == EV_DR && last->size == size && last->inode == inode
+          && eqIRAtom(last->atom, ea)) {
+         last->kind = EV_DM;
+         return;
+      }
+   }
+   CgEvent *ev = cg_new_event(cgs, EV_DW, inode);
+   ev->size = size;
+   ev->atom = ea;
+}
+
+/* A conditional (EV_BC, atom: 1 if taken, 0 if not, as a host word) or
+   indirect (EV_BI, atom: target) branch. */
+static void cg_add_event_branch(CgState *cgs, CgEventKind kind,
+                                const CgInstr *inode, IRAtom *atom)
+{
+   tl_assert(isIRAtom(atom));
+   if (!cfg->branch_sim)
+      return;
+   CgEvent *ev = cg_new_event(cgs, kind, inode);
+   ev->atom = atom;
+}
+
+/* A guarded load or store: it only counts if the guard holds. */
+static void cg_add_event_D_guarded(CgState *cgs, const CgInstr *inode,
+                                   Int size, IRAtom *ea, IRAtom *guard,
+                                   Bool is_write)
+{
+   tl_assert(isIRAtom(ea) && isIRAtom(guard));
+   if (!cfg->cache_sim)
+      return;
+   tl_assert(size >= 1 && size <= cg_sims.min_line_size);
+   /* Merging guarded accesses into the queue is not worth it: flush,
+      then handle this one on its own, as the reference does. */
+   cg_flush_events(cgs);
+   ULong *counts = cg_counter(inode->cc, is_write ? COL_DW : COL_DR);
+   cg_emit_call(&cgs->ir, "cg_h_data_guarded", cg_h_data_guarded, 3,
+                mkIRExprVec_3(cg_ptr(&cgs->ir, counts), ea,
+                              cg_hword_const(&cgs->ir, size, NULL)),
+                guard);
+}
+
+/* The index of cc among the block's distinct lines, adding it if new. */
+static UShort cg_block_cc_index(CgState *cgs, CgLineCC *cc)
+{
+   for (UInt i = cgs->ccs.used; i > 0; i--)   /* recent ones first */
+      if ((CgLineCC *)cgs->ccs.w[i - 1] == cc)
+         return (UShort)(i - 1);
+   tl_assert(cgs->ccs.used < CG_MAX_CCS);
+   cg_scratch_push(&cgs->ccs, (UWord)cc);
+   return (UShort)(cgs->ccs.used - 1);
+}
+
+/* The record of the next instruction of the superblock. */
+static const CgInstr *cg_setup_instr(CgState *cgs, Addr addr, UInt len)
+{
+   tl_assert(cgs->instr_i < cgs->n_instrs);
+   CgInstr *inode = &cgs->instrs[cgs->instr_i++];
+   inode->addr = addr;
+   inode->len = (UChar)len;
+   inode->cc = cg_get_lineCC(addr);
+   inode->cc_index = cg_block_cc_index(cgs, inode->cc);
+   return inode;
+}
+
+static const CgInstr *cg_do_IMark(CgState *cgs, const IRStmt *st)
+{
+   Addr addr = st->Ist.IMark.addr;
+   UInt len = st->Ist.IMark.len;
+   /* VEX gives length 0 when it failed to decode the instruction. */
+   if (len == 0)
+      len = VG_MIN_INSTR_SZB;
+   tl_assert((VG_MIN_INSTR_SZB <= len && len <= VG_MAX_INSTR_SZB)
+             || len == VG_CLREQ_SZB);
+   const CgInstr *inode = cg_setup_instr(cgs, addr, len);
+   cg_add_event_Ir(cgs, inode);
+   return inode;
+}
+
+static Int cg_clamp(Int size)
+{
+   return size > cg_sims.min_line_size ? cg_sims.min_line_size : size;
+}
+
+static void cg_do_Dirty(CgState *cgs, const CgInstr *inode, const IRDirty *d)
+{
+   if (d->mFx == Ifx_None) {
+      tl_assert(d->mAddr == NULL && d->mSize == 0);
+      return;
+   }
+   tl_assert(d->mAddr != NULL && d->mSize != 0);
+   Int size = cg_clamp(d->mSize);
+   if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+      cg_add_event_Dr(cgs, inode, size, d->mAddr);
+   if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+      cg_add_event_Dw(cgs, inode, size, d->mAddr);
+}
+
+static void cg_do_CAS(CgState *cgs, const CgInstr *inode,
+                      const IRTypeEnv *tyenv, const IRCAS *cas)
+{
+   tl_assert(cas->addr != NULL && cas->dataLo != NULL);
+   Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
+   if (cas->dataHi != NULL)
+      size *= 2;                 /* double-word CAS */
+   size = cg_clamp(size);
+   cg_add_event_Dr(cgs, inode, size, cas->addr);
+   cg_add_event_Dw(cgs, inode, size, cas->addr);
+}
+
+static void cg_do_LLSC(CgState *cgs, const CgInstr *inode,
+                       const IRTypeEnv *tyenv, const IRStmt *st)
+{
+   if (st->Ist.LLSC.storedata == NULL) {
+      IRType ty = typeOfIRTemp(tyenv, st->Ist.LLSC.result);
+      cg_add_event_Dr(cgs, inode, sizeofIRType(ty), st->Ist.LLSC.addr);
+      /* Flushing before the load-linked helps the store-conditional
+         succeed; the reference does it even without the cache simulation. */
+      cg_flush_events(cgs);
+   } else {
+      IRType ty = typeOfIRExpr(tyenv, st->Ist.LLSC.storedata);
+      cg_add_event_Dw(cgs, inode, sizeofIRType(ty), st->Ist.LLSC.addr);
+   }
+}
+
+/* A side exit: a conditional branch when it is a guest branch, and a flush
+   point in any case since control may leave the block here. */
+static void cg_do_Exit(CgState *cgs, const CgInstr *inode, const IRStmt *st)
+{
+   IRJumpKind jk = st->Ist.Exit.jk;
+   if (jk == Ijk_Boring || jk == Ijk_Call || jk == Ijk_Ret) {
+      IRType ty = cgs->ir.hword_ty;
+      Addr nia = inode->addr + inode->len;
+      const IRConst *dst = st->Ist.Exit.dst;
+      Addr sea;
+      if (ty == Ity_I32) {
+         tl_assert(dst->tag == Ico_U32);
+         sea = dst->Ico.U32;
+      } else {
+         tl_assert(dst->tag == Ico_U64);
+         sea = (Addr)dst->Ico.U64;
+      }
+      /* If the optimiser turned the branch around, the side exit goes to
+         the next instruction and "taken" is the guard's negation, which
+         costs nothing: the instruction selector inverts the condition
+         code it sets. */
+      IRAtom *guard1 = st->Ist.Exit.guard;
+      IRAtom *taken = nia == sea
+         ? cg_assign(&cgs->ir, Ity_I1, IRExpr_Unop(Iop_Not1, guard1)) : guard1;
+      IRAtom *takenw = cg_assign(&cgs->ir, ty,
+                                 IRExpr_Unop(ty == Ity_I32 ? Iop_1Uto32
+                                                           : Iop_1Uto64,
+                                             taken));
+      cg_add_event_branch(cgs, EV_BC, inode, takenw);
+   }
+   cg_flush_events(cgs);
+}
+
+/* Queues the events of one statement (copied afterwards by the caller). */
+static void cg_do_stmt(CgState *cgs, const IRTypeEnv *tyenv, IRStmt *st,
+                       const CgInstr **inode)
+{
+   switch (st->tag) {
+   case Ist_NoOp:
+   case Ist_AbiHint:
+   case Ist_Put:
+   case Ist_PutI:
+   case Ist_MBE:
+      break;
+   case Ist_IMark:
+      *inode = cg_do_IMark(cgs, st);
+      break;
+   case Ist_WrTmp: {
+      const IRExpr *data = st->Ist.WrTmp.data;
+      if (data->tag == Iex_Load)
+         cg_add_event_Dr(cgs, *inode, sizeofIRType(data->Iex.Load.ty),
+                         data->Iex.Load.addr);
+      break;
+   }
+   case Ist_Store:
+      cg_add_event_Dw(cgs, *inode,
+                      sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Store.data)),
+                      st->Ist.Store.addr);
+      break;
+   case Ist_StoreG: {
+      const IRStoreG *sg = st->Ist.StoreG.details;
+      cg_add_event_D_guarded(cgs, *inode,
+                             sizeofIRType(typeOfIRExpr(tyenv, sg->data)),
+                             sg->addr, sg->guard, True);
+      break;
+   }
+   case Ist_LoadG: {
+      const IRLoadG *lg = st->Ist.LoadG.details;
+      IRType ty = Ity_INVALID, ty_wide = Ity_INVALID;
+      typeOfIRLoadGOp(lg->cvt, &ty_wide, &ty);   /* the pre-widening type */
+      tl_assert(ty != Ity_INVALID);
+      cg_add_event_D_guarded(cgs, *inode, sizeofIRType(ty), lg->addr,
+                             lg->guard, False);
+      break;
+   }
+   case Ist_Dirty:
+      cg_do_Dirty(cgs, *inode, st->Ist.Dirty.details);
+      break;
+   case Ist_CAS:
+      cg_do_CAS(cgs, *inode, tyenv, st->Ist.CAS.details);
+      break;
+   case Ist_LLSC:
+      cg_do_LLSC(cgs, *inode, tyenv, st);
+      break;
+   case Ist_Exit:
+      cg_do_Exit(cgs, *inode, st);
+      break;
+   default:
+      ppIRStmt(st);
+      VG_(tool_panic)("cachegrind: unexpected IR statement");
+   }
+}
+
+/* The block's final jump: an indirect branch when its target is computed
+   and it is not a return (returns are assumed perfectly predicted). */
+static void cg_do_block_end(CgState *cgs, const IRSB *sb_in,
+                            const CgInstr *inode)
+{
+   if (sb_in->jumpkind != Ijk_Boring && sb_in->jumpkind != Ijk_Call)
+      return;
+   switch (sb_in->next->tag) {
+   case Iex_Const:
+      break;
+   case Iex_RdTmp:
+      cg_add_event_branch(cgs, EV_BI, inode, sb_in->next);
+      break;
+   default:
+      tl_assert(0 && "non-flat block end");
+   }
+}
+
+/* The records of the block's fetch and branch helpers (sims[]), from the
+   triples the instrumentation collected (cg_sim_arg). */
+static void cg_fill_sims(const CgState *cgs, CgSBInfo *sbi)
+{
+   ULong *counts = cg_sb_counts(sbi);
+   CgSimInstr *sims = cg_sb_sims(sbi);
+   for (UInt r = 0; r < sbi->n_sims; r++) {
+      const UWord *w = &cgs->sims.w[3 * r];
+      const CgInstr *inode = &cgs->instrs[w[0]];
+      sims[r].addr = inode->addr;
+      sims[r].len = inode->len;
+      sims[r].misses = cg_counter(inode->cc, (CgColumnId)w[1]);
+      if (w[2] == CG_NOT_BRANCH)
+         sims[r].set_off = cfg->cache_sim
+            ? cg_fetch_set_offset(&cg_sims.I1, inode->addr, inode->len)
+            : 0;
+      else
+         sims[r].count_off =
+            (UInt)((HChar *)&sims[r] - (HChar *)&counts[w[2]]);
+      sims[r].cond_index = (UChar)cg_condpred_addr_index(&cg_cond_pred,
+                                                         inode->addr);
+   }
+}
+
+/* Patches the addresses of the block's records into the emitted code. */
+static void cg_patch_fixups(const CgState *cgs, CgSBInfo *sbi)
+{
+   ULong *counts = cg_sb_counts(sbi);
+   CgSimInstr *sims = cg_sb_sims(sbi);
+   for (UInt f = 0; f < cgs->fixups.used / 2; f++) {
+      IRConst *c = (IRConst *)cgs->fixups.w[2 * f];
+      UWord fix = cgs->fixups.w[2 * f + 1];
+      HWord target = (fix & 1) ? (HWord)&sims[fix >> 1]
+                               : (HWord)&counts[fix >> 1];
+      if (c->tag == Ico_U64)
+         c->Ico.U64 = (ULong)target;
+      else
+         c->Ico.U32 = (UInt)target;
+   }
+}
+
+/* Allocates the block's records now that their sizes are known, fills
+   them, patches their addresses into the emitted code and enters them in
+   the table. */
+static void cg_finish_sb(CgState *cgs, Addr key)
+{
+   CgSBInfo *sbi = cg_sb_new(cgs->group_sizes.used, cgs->ccs.used,
+                             cgs->sims.used / 3, cgs->fold_codes.used, key);
+   ULong *counts = cg_sb_counts(sbi);
+   CgLineCC **ccs = cg_sb_ccs(sbi);
+   UShort *events = cg_sb_events(sbi);
+   UChar *sizes = cg_sb_group_sizes(sbi);
+
+   for (UInt g = 0; g < sbi->n_groups; g++) {
+      counts[g] = 0;
+      sizes[g] = (UChar)cgs->group_sizes.w[g];
+   }
+   for (UInt i = 0; i < sbi->n_ccs; i++)
+      ccs[i] = (CgLineCC *)cgs->ccs.w[i];
+   for (UInt i = 0; i < sbi->n_events; i++)
+      events[i] = (UShort)cgs->fold_codes.w[i];
+   cg_fill_sims(cgs, sbi);
+   cg_patch_fixups(cgs, sbi);
+   cg_sb_insert(sbi);
+}
+
+/* Empties the state for a superblock of n_instrs instructions, whose
+   instrumented version is being built in sb_out. */
+static void cg_start_sb(CgState *cgs, IRSB *sb_out, IRType hword_ty,
+                        UInt n_instrs)
+{
+   if (n_instrs > cgs->instrs_size) {
+      cgs->instrs_size = n_instrs + 64;
+      cgs->instrs = VG_(realloc)("cg.main.instrs", cgs->instrs,
+                                 cgs->instrs_size * sizeof(CgInstr));
+   }
+   cgs->ir.sb_out = sb_out;
+   cgs->ir.hword_ty = hword_ty;
+   cgs->n_instrs = n_instrs;
+   cgs->instr_i = 0;
+   cgs->events_used = 0;
+   cgs->have_last_iblock = False;
+   cgs->ccs.used = 0;
+   cgs->sims.used = 0;
+   cgs->fixups.used = 0;
+   cgs->group_sizes.used = 0;
+   cgs->fold_codes.used = 0;
+}
+
+IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
+                    const VexGuestLayout *layout,
+                    const VexGuestExtents *vge,
+                    const VexArchInfo *archinfo_host,
+                    IRType gWordTy, IRType hWordTy)
+{
+   if (gWordTy != hWordTy)
+      VG_(tool_panic)("host/guest word size mismatch");
+
+   CgState *cgs = &cgs_static;
+   Int i = 0;
+   UInt n_instrs = 0;
+
+   IRSB *sb_out = deepCopyIRSBExceptStmts(sb_in);
+   /* Statements before the first IMark (e.g. the self-check) run before
+      any instruction: copy them untouched. */
+   for (; i < sb_in->stmts_used && sb_in->stmts[i]->tag != Ist_IMark; i++)
+      addStmtToIRSB(sb_out, sb_in->stmts[i]);
+   for (Int j = i; j < sb_in->stmts_used; j++)
+      if (sb_in->stmts[j]->tag == Ist_IMark)
+         n_instrs++;
+
+   tl_assert(closure->readdr == vge->base[0]);
+   cg_start_sb(cgs, sb_out, hWordTy, n_instrs);
+
+   const CgInstr *inode = NULL;
+   for (; i < sb_in->stmts_used; i++) {
+      IRStmt *st = sb_in->stmts[i];
+      if (st == NULL || st->tag == Ist_NoOp)
+         continue;
+      cg_do_stmt(cgs, sb_in->tyenv, st, &inode);
+      addStmtToIRSB(sb_out, st);
+   }
+   cg_do_block_end(cgs, sb_in, inode);
+   cg_flush_events(cgs);
+   tl_assert(cgs->instr_i == n_instrs);
+   cg_finish_sb(cgs, vge->base[0]);
+   return sb_out;
+}
+
+void cg_instrument_init(const struct cg_config *config)
+{
+   cfg = config;
+}
+
+void cg_instrument_stats(ULong *instrs_nox, ULong *instrs_gen)
+{
+   *instrs_nox = stat_instrs_nox;
+   *instrs_gen = stat_instrs_gen;
+}

@@ -1,0 +1,676 @@
+/* cg_output.c -- the profile writer, pre-exec profiles, the end-of-run summary and --stats.
+   Copyright (C) 2026 the cachegrind-ng developers.
+   SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_xarray.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+
+#include "cg_blocks.h"
+#include "cg_cc.h"
+#include "cg_config.h"
+#include "cg_instrument.h"
+#include "cg_fmt.h"
+#include "cg_output.h"
+#include "cg_sims.h"
+
+/*------------------------------------------------------------*/
+/*--- Output file                                          ---*/
+/*------------------------------------------------------------*/
+
+/* A buffered writer on a file descriptor; remembers the first error. */
+typedef struct {
+   Int fd;
+   Int used;
+   Int err;                      /* errno of the first failed write, or 0 */
+   HChar buf[1 << 16];
+} CgOut;
+
+static void cg_out_flush(CgOut *o)
+{
+   Int off = 0;
+   while (off < o->used && o->err == 0) {
+      /* VG_(write) returns -errno on failure. */
+      Int n = VG_(write)(o->fd, o->buf + off, o->used - off);
+      if (n < 0)
+         o->err = -n;
+      else if (n == 0)
+         o->err = VKI_EIO;       /* no progress: do not spin */
+      else
+         off += n;
+   }
+   o->used = 0;
+}
+
+static void cg_out_bytes(CgOut *o, const HChar *s, Int len)
+{
+   while (len > 0) {
+      if (o->used == (Int)sizeof o->buf)
+         cg_out_flush(o);
+      Int n = (Int)sizeof o->buf - o->used;
+      if (n > len)
+         n = len;
+      VG_(memcpy)(o->buf + o->used, s, n);
+      o->used += n;
+      s += n;
+      len -= n;
+   }
+}
+
+static void cg_out_str(CgOut *o, const HChar *s)
+{
+   cg_out_bytes(o, s, (Int)VG_(strlen)(s));
+}
+
+static void cg_out_u64(CgOut *o, ULong v)
+{
+   HChar tmp[CG_FMT_U64_SIZE];
+   HChar *s = cg_fmt_u64(tmp + sizeof tmp, v, 0);
+   cg_out_bytes(o, s, (Int)(tmp + sizeof tmp - s));
+}
+
+static void cg_out_line_number(CgOut *o, Int line)
+{
+   if (line < 0) {
+      cg_out_bytes(o, "-", 1);
+      cg_out_u64(o, (ULong)(-(Long)line));
+   } else {
+      cg_out_u64(o, (ULong)line);
+   }
+}
+
+/* The options; set by cg_output_init. */
+static const struct cg_config *cfg;
+
+void cg_output_init(const struct cg_config *config)
+{
+   cfg = config;
+}
+
+/* The desc: line of a simulated cache, as the reference writes it:
+   "desc: I1 cache:         65536 B, 64 B, 2-way associative" (or
+   "direct-mapped" for one way). */
+static void cg_write_desc(CgOut *o, const HChar *name,
+                          const struct cg_cache *c)
+{
+   cg_out_str(o, "desc: ");
+   cg_out_str(o, name);
+   cg_out_str(o, " cache:         ");
+   cg_out_u64(o, (UInt)c->size);
+   cg_out_str(o, " B, ");
+   cg_out_u64(o, (UInt)c->line_size);
+   cg_out_str(o, " B, ");
+   if (c->assoc == 1) {
+      cg_out_str(o, "direct-mapped\n");
+   } else {
+      cg_out_u64(o, (UInt)c->assoc);
+      cg_out_str(o, "-way associative\n");
+   }
+}
+
+static void cg_write_header(CgOut *o)
+{
+   if (cfg->cache_sim) {
+      cg_write_desc(o, "I1", &cg_sims.I1);
+      cg_write_desc(o, "D1", &cg_sims.D1);
+      cg_write_desc(o, "LL", &cg_sims.LL);
+   }
+   cg_out_str(o, "cmd: ");
+   cg_out_str(o, VG_(args_the_exename));
+   for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++) {
+      cg_out_str(o, " ");
+      cg_out_str(o, *(HChar **)VG_(indexXA)(VG_(args_for_client), i));
+   }
+   cg_out_str(o, "\nevents:");
+   for (UInt c = 0; c < N_COLUMNS; c++)
+      if (cg_layout.slot[c] >= 0) {
+         cg_out_str(o, " ");
+         cg_out_str(o, cg_columns[c].name);
+      }
+   /* The reference's cache-only events line ends with a space. */
+   if (cfg->cache_sim && !cfg->branch_sim)
+      cg_out_str(o, " ");
+   cg_out_str(o, "\n");
+}
+
+/* " <count>" for each counter (they are in column order), then a newline. */
+static void cg_write_counts(CgOut *o, const ULong *counts)
+{
+   for (UInt i = 0; i < cg_layout.n_slots; i++) {
+      cg_out_bytes(o, " ", 1);
+      cg_out_u64(o, counts[i]);
+   }
+   cg_out_bytes(o, "\n", 1);
+}
+
+static Int cg_cmp_cc(const void *a, const void *b)
+{
+   const CgLineCC *x = *(const CgLineCC *const *)a;
+   const CgLineCC *y = *(const CgLineCC *const *)b;
+   Int r;
+   if (x->file != y->file && (r = VG_(strcmp)(x->file, y->file)) != 0)
+      return r;
+   if (x->fn != y->fn && (r = VG_(strcmp)(x->fn, y->fn)) != 0)
+      return r;
+   return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* All n line cost centres sorted by (file, function, line); the caller
+   frees the array. */
+static CgLineCC **cg_sorted_ccs(UInt n)
+{
+   CgLineCC **v = cg_cc_all_lines();
+   VG_(ssort)(v, n, sizeof *v, cg_cmp_cc);
+   return v;
+}
+
+/* Statistics of the last profile written (--stats=yes). */
+UInt stat_files_written, stat_fns_written, stat_lines_written;
+
+/* Writes the whole profile to fd, with the summary line from tot;
+   returns 0, or the errno of the first write that failed. */
+static Int cg_write_profile(Int fd, const CgTotals *tot)
+{
+   CgOut *o = VG_(malloc)("cg.main.out", sizeof *o);
+   UInt n_lines = cg_cc_stats().lines;
+   CgLineCC **v = cg_sorted_ccs(n_lines);
+   const HChar *file = NULL, *fn = NULL;
+
+   o->fd = fd;
+   o->used = 0;
+   o->err = 0;
+   stat_files_written = stat_fns_written = stat_lines_written = 0;
+   cg_write_header(o);
+   for (UInt i = 0; i < n_lines; i++) {
+      const CgLineCC *cc = v[i];
+      Bool new_file = cc->file != file;
+      if (new_file) {
+         file = cc->file;
+         cg_out_str(o, "fl=");
+         cg_out_str(o, file);
+         cg_out_str(o, "\n");
+         stat_files_written++;
+      }
+      if (new_file || cc->fn != fn) {
+         fn = cc->fn;
+         cg_out_str(o, "fn=");
+         cg_out_str(o, fn);
+         cg_out_str(o, "\n");
+         stat_fns_written++;
+      }
+      cg_out_line_number(o, cc->line);
+      cg_write_counts(o, cc->c);
+      stat_lines_written++;
+   }
+   ULong sum[N_COLUMNS];
+   for (UInt c = 0; c < N_COLUMNS; c++)
+      if (cg_layout.slot[c] >= 0)
+         sum[cg_layout.slot[c]] = tot->v[c];
+   cg_out_str(o, "summary:");
+   cg_write_counts(o, sum);
+   cg_out_flush(o);
+
+   Int err = o->err;
+   VG_(free)(v);
+   VG_(free)(o);
+   return err;
+}
+
+/* The file a path finally names, following symbolic links (relative
+   targets are relative to the link's folder), as upstream's open() would;
+   a new string the caller frees.  Gives up after 40 links (the open then
+   reports the loop). */
+static HChar *cg_resolve_links(const HChar *path)
+{
+   HChar *cur = VG_(strdup)("cg.main.path", path);
+   HChar target[4096];
+
+   for (Int depth = 0; depth < 40; depth++) {
+      SSizeT n = VG_(readlink)(cur, target, sizeof target - 1);
+      if (n < 0)
+         break;                  /* not a link, or absent */
+      target[n] = '\0';
+      const HChar *slash = VG_(strrchr)(cur, '/');
+      SizeT dir_len = target[0] == '/' || !slash ? 0 : (SizeT)(slash - cur) + 1;
+      HChar *next = VG_(malloc)("cg.main.path", dir_len + (SizeT)n + 1);
+      VG_(memcpy)(next, cur, dir_len);
+      VG_(memcpy)(next + dir_len, target, (SizeT)n + 1);
+      VG_(free)(cur);
+      cur = next;
+   }
+   return cur;
+}
+
+/* Whether file (links resolved) exists and is not a regular file (a
+   device, a FIFO...): then it is written in place rather than replaced by
+   a rename. */
+static Bool cg_is_special_file(const HChar *file)
+{
+   struct vg_stat st;
+   if (sr_isError(VG_(stat)(file, &st)))
+      return False;              /* absent: create it */
+   return !VKI_S_ISREG(st.mode);
+}
+
+static Bool cg_path_exists(const HChar *path)
+{
+   struct vg_stat st;
+   return !sr_isError(VG_(stat)(path, &st));
+}
+
+/* The core's strerror (pub_core_syscall.h).  It is not among the tool
+   headers, but it is in the core library every tool is linked with, and
+   its signature has not changed since Valgrind 3.0.  The string is
+   constant. */
+extern const HChar *VG_(strerror)(UWord errnum);
+
+/* vki has no O_NOFOLLOW for Linux; this is the value of the generic
+   <asm/fcntl.h>, which amd64 and x86 use (arm, for one, differs). */
+#if defined(VGA_amd64) || defined(VGA_x86)
+#  define CG_O_NOFOLLOW 0400000
+#else
+#  error "CG_O_NOFOLLOW: give this architecture's O_NOFOLLOW"
+#endif
+
+/* The random part of a temporary file's name: 8 characters of 32, 40
+   bits.  An exclusive create that finds the name taken tries another,
+   CG_TMP_TRIES times in all. */
+#define CG_TMP_RANDOM 8
+#define CG_TMP_TRIES 100
+
+/* Fills s[0..n-1] with characters no other user can predict, from
+   /dev/urandom, or where that cannot be read, from the clock and the pid;
+   s[n] = '\0'. */
+static void cg_random_chars(HChar *s, Int n)
+{
+   static const HChar alphabet[32] = "abcdefghijklmnopqrstuvwxyz234567";
+   static UInt seed;
+   UChar bytes[CG_TMP_RANDOM];
+   Int got = 0;
+
+   tl_assert(n <= (Int)sizeof bytes);
+   SysRes sres = VG_(open)("/dev/urandom", VKI_O_RDONLY, 0);
+   if (!sr_isError(sres)) {
+      got = VG_(read)((Int)sr_Res(sres), bytes, n);
+      VG_(close)((Int)sr_Res(sres));
+   }
+   if (got != n) {
+      seed ^= VG_(read_millisecond_timer)() ^ ((UInt)VG_(getpid)() << 12);
+      for (Int i = 0; i < n; i++)
+         bytes[i] = (UChar)(VG_(random)(&seed) >> 24);
+   }
+   for (Int i = 0; i < n; i++)
+      s[i] = alphabet[bytes[i] % sizeof alphabet];
+   s[n] = '\0';
+}
+
+/* Creates a new temporary file "<file>.tmp.<pid>.<random>" beside file,
+   for writing.  The create is exclusive and does not follow a symbolic
+   link, so that nothing already at the name -- a stale file, or a link
+   someone planted there to redirect the write -- is ever opened; a name
+   that is taken is retried with new random characters.  The name is not
+   predictable either, so that nobody can take every name in advance.
+   Returns the open's result; *tmp is the name tried last (the caller
+   frees it). */
+static SysRes cg_create_temp(const HChar *file, HChar **tmp)
+{
+   HChar *name = VG_(malloc)("cg.main.tmpname",
+                             VG_(strlen)(file) + 24 + CG_TMP_RANDOM);
+   SysRes sres;
+
+   for (Int tries = 1; ; tries++) {
+      HChar rnd[CG_TMP_RANDOM + 1];
+      cg_random_chars(rnd, CG_TMP_RANDOM);
+      VG_(sprintf)(name, "%s.tmp.%d.%s", file, VG_(getpid)(), rnd);
+      sres = VG_(open)(name, VKI_O_CREAT | VKI_O_EXCL | CG_O_NOFOLLOW
+                             | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+      if (!sr_isError(sres) || sr_Err(sres) != VKI_EEXIST
+          || tries == CG_TMP_TRIES)
+         break;
+   }
+   *tmp = name;
+   return sres;
+}
+
+/* Prints that the profile named path is lost ("error: <head> '<path>'<tail>:
+   <why>"). */
+static void cg_report_lost(const HChar *head, const HChar *path,
+                           const HChar *tail, const HChar *why)
+{
+   VG_(umsg)("error: %s '%s'%s: %s\n", head, path, tail, why);
+   VG_(umsg)("       ... so detailed results will be missing.\n");
+}
+
+/* The core's system call (pub_core_syscall.h), for the calls the tool
+   headers have no function for (fchmod, fsync, access, and a rename that
+   says why it failed).  Not among the tool headers, but in the core
+   library every tool is linked with; 3.19's takes eight arguments. */
+extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3,
+                              UWord a4, UWord a5, UWord a6, UWord a7,
+                              UWord a8);
+
+/* access(2)'s W_OK (<unistd.h>), which vki does not define. */
+#define CG_W_OK 2
+
+static SysRes cg_syscall2(UWord sysno, UWord a1, UWord a2)
+{
+   return VG_(do_syscall)(sysno, a1, a2, 0, 0, 0, 0, 0, 0);
+}
+
+/* An existing regular file that no temporary file can be created beside
+   (err: why not) is rewritten in place, not atomically, if this process
+   may write it: the profile is not lost where upstream, which writes in
+   place always, would have written it.  It is truncated at the open: the
+   whole profile is in memory, so a failure can only leave a clean prefix
+   of it, never a mixture with the old contents.  Returns the open's
+   result, or err itself when the fallback does not apply. */
+static SysRes cg_open_in_place(const HChar *file, const HChar *path,
+                               SysRes err)
+{
+   struct vg_stat st;
+   UWord e = sr_Err(err);
+
+   if ((e != VKI_EACCES && e != VKI_EROFS && e != VKI_EPERM)
+       || sr_isError(VG_(stat)(file, &st)) || !VKI_S_ISREG(st.mode)
+       || sr_isError(cg_syscall2(__NR_access, (UWord)file, CG_W_OK)))
+      return err;
+   SysRes sres = VG_(open)(file, VKI_O_WRONLY | VKI_O_TRUNC, 0);
+   if (!sr_isError(sres)) {
+      HChar *dir = VG_(strdup)("cg.main.dir", VG_(dirname)(file));
+      VG_(umsg)("warning: cannot create a temporary file in '%s': %s; "
+                "writing '%s' in place, not atomically\n",
+                dir, VG_(strerror)(e), path);
+      VG_(free)(dir);
+   }
+   return sres;
+}
+
+/* Opens where the profile for path goes (file: path with its links
+   resolved): a device or FIFO in place; otherwise a new temporary file
+   (*tmp, which the caller frees) that takes the mode of the file it will
+   replace, or, where none can be made, the file itself in place
+   (cg_open_in_place). */
+static SysRes cg_open_output(const HChar *file, const HChar *path,
+                             HChar **tmp)
+{
+   struct vg_stat st;
+
+   if (cg_is_special_file(file))
+      return VG_(open)(file, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
+                       VKI_S_IRUSR | VKI_S_IWUSR);
+   Bool exists = !sr_isError(VG_(stat)(file, &st));
+   SysRes sres = cg_create_temp(file, tmp);
+   if (sr_isError(sres)) {
+      VG_(free)(*tmp);
+      *tmp = NULL;
+      return cg_open_in_place(file, path, sres);
+   }
+   /* A replaced file keeps its mode, as it would if written in place. */
+   if (exists)
+      cg_syscall2(__NR_fchmod, sr_Res(sres), st.mode & 07777);
+   return sres;
+}
+
+/* Makes the written temporary file tmp (open on fd) the file: synced, so
+   that a crash right after the rename cannot leave an empty file, then
+   renamed.  0, or the errno of the failure. */
+static UWord cg_commit_output(Int fd, const HChar *tmp, const HChar *file)
+{
+   SysRes sres = cg_syscall2(__NR_fsync, (UWord)fd, 0);
+   if (sr_isError(sres) && sr_Err(sres) != VKI_EINVAL)
+      return sr_Err(sres);       /* EINVAL: a file that cannot be synced */
+   sres = cg_syscall2(__NR_rename, (UWord)tmp, (UWord)file);
+   return sr_isError(sres) ? sr_Err(sres) : 0;
+}
+
+/* Writes the profile to path so that it is complete or absent, following
+   the contract for output files in docs/design.md ("Writing an output
+   file"): into a new temporary file beside the file path names (symbolic
+   links followed, as upstream follows them), renamed over it at the end;
+   devices and FIFOs, and an existing file in a folder where no temporary
+   file can be made, are written in place.  Returns False (and prints why)
+   if that failed. */
+Bool cg_write_profile_file(const HChar *path, const CgTotals *tot)
+{
+   HChar *file = cg_resolve_links(path);
+   HChar *tmp = NULL;
+   SysRes sres = cg_open_output(file, path, &tmp);
+   Bool ok = !sr_isError(sres);
+
+   if (!ok) {
+      cg_report_lost("can't open output data file", path, "",
+                     VG_(strerror)(sr_Err(sres)));
+   } else {
+      Int fd = (Int)sr_Res(sres);
+      UWord err = (UWord)cg_write_profile(fd, tot);
+      if (err == 0 && tmp)
+         err = cg_commit_output(fd, tmp, file);
+      VG_(close)(fd);
+      if (err != 0) {
+         cg_report_lost("writing output data file", path, " failed",
+                        VG_(strerror)(err));
+         ok = False;
+         if (tmp)
+            VG_(unlink)(tmp);
+      }
+   }
+   if (tmp)
+      VG_(free)(tmp);
+   VG_(free)(file);
+   return ok;
+}
+
+/*------------------------------------------------------------*/
+/*--- The profile of an image that calls exec              ---*/
+/*------------------------------------------------------------*/
+
+/* The reference loses the profile of a process image that calls exec.
+   This tool writes it, just before the exec, to
+   "<output file>.pre-exec.<N>" (N = 1, 2, ...: the first name not taken,
+   so successive execs in one process come in order).  If the exec fails,
+   the file is removed again and the process goes on counting. */
+static HChar *pre_exec_path;
+
+/* Whether the output-file format expands without an error (the core's
+   expander exits on errors, which must not happen in the middle of an
+   exec: the error is then reported at exit, as usual). */
+static Bool cg_out_file_expandable(void)
+{
+   const HChar *s = cfg->out_file;
+   if (s[0] == '\0' || s[0] == '~')
+      return False;
+   for (; *s; s++) {
+      if (*s != '%')
+         continue;
+      s++;
+      if (*s == '%' || *s == 'p' || *s == 'n')
+         continue;
+      if (*s != 'q' || s[1] != '{')
+         return False;
+      const HChar *name = s + 2, *end = name;
+      while (*end && *end != '}')
+         end++;
+      if (*end != '}')
+         return False;
+      HChar var[256];
+      SizeT len = (SizeT)(end - name);
+      if (len >= sizeof var)
+         return False;
+      VG_(memcpy)(var, name, len);
+      var[len] = '\0';
+      if (VG_(getenv)(var) == NULL)
+         return False;
+      s = end;
+   }
+   return True;
+}
+
+void cg_write_pre_exec_profile(void)
+{
+   if (!cg_out_file_expandable())
+      return;
+   CgTotals tot;
+   cg_fold_all();
+   cg_cc_totals(&tot);
+   HChar *base = VG_(expand_file_name)("--cachegrind-out-file", cfg->out_file);
+   SizeT len = VG_(strlen)(base) + 32;
+   HChar *path = VG_(malloc)("cg.main.preexec", len);
+   for (UInt n = 1; ; n++) {
+      VG_(sprintf)(path, "%s.pre-exec.%u", base, n);
+      if (!cg_path_exists(path))
+         break;
+   }
+   VG_(free)(base);
+   if (cg_write_profile_file(path, &tot)) {
+      pre_exec_path = path;
+   } else {
+      VG_(free)(path);
+   }
+}
+
+void cg_remove_pre_exec_profile(void)
+{
+   if (pre_exec_path == NULL)
+      return;
+   VG_(unlink)(pre_exec_path);
+   VG_(free)(pre_exec_path);
+   pre_exec_path = NULL;
+}
+
+/*------------------------------------------------------------*/
+/*--- Summary and statistics                               ---*/
+/*------------------------------------------------------------*/
+
+/* Width of n printed with thousands separators. */
+static Int cg_commas_width(ULong n)
+{
+   Int digits = 1;
+   while (n >= 10) {
+      n /= 10;
+      digits++;
+   }
+   return digits + (digits - 1) / 3;
+}
+
+static ULong cg_max(ULong a, ULong b)
+{
+   return a > b ? a : b;
+}
+
+static ULong cg_nonzero(ULong n)
+{
+   return n == 0 ? 1 : n;
+}
+
+static void cg_print_cache_summary(const CgTotals *t, Int l1, Int l2, Int l3)
+{
+   HChar fmt[128];
+   const ULong *v = t->v;
+   ULong ir = cg_nonzero(v[COL_IR]);
+
+   VG_(sprintf)(fmt, "%%s %%,%dllu\n", l1);
+   VG_(umsg)(fmt, "I1  misses:   ", v[COL_I1MR]);
+   VG_(umsg)(fmt, "LLi misses:   ", v[COL_ILMR]);
+   VG_(umsg)("I1  miss rate: %*.2f%%\n", l1, v[COL_I1MR] * 100.0 / ir);
+   VG_(umsg)("LLi miss rate: %*.2f%%\n", l1, v[COL_ILMR] * 100.0 / ir);
+   VG_(umsg)("\n");
+
+   /* Counts are printed as they are; zeros become ones only in the rate
+      denominators, exactly as the reference computes the rates. */
+   ULong d = v[COL_DR] + v[COL_DW];
+   ULong d1 = v[COL_D1MR] + v[COL_D1MW], dl = v[COL_DLMR] + v[COL_DLMW];
+   VG_(sprintf)(fmt, "%%s %%,%dllu  (%%,%dllu rd   + %%,%dllu wr)\n",
+                l1, l2, l3);
+   VG_(umsg)(fmt, "D refs:       ", d, v[COL_DR], v[COL_DW]);
+   VG_(umsg)(fmt, "D1  misses:   ", d1, v[COL_D1MR], v[COL_D1MW]);
+   VG_(umsg)(fmt, "LLd misses:   ", dl, v[COL_DLMR], v[COL_DLMW]);
+   ULong da = cg_nonzero(d), dra = cg_nonzero(v[COL_DR]),
+         dwa = cg_nonzero(v[COL_DW]);
+   VG_(umsg)("D1  miss rate: %*.1f%% (%*.1f%%     + %*.1f%%  )\n",
+             l1, d1 * 100.0 / da, l2, v[COL_D1MR] * 100.0 / dra,
+             l3, v[COL_D1MW] * 100.0 / dwa);
+   VG_(umsg)("LLd miss rate: %*.1f%% (%*.1f%%     + %*.1f%%  )\n",
+             l1, dl * 100.0 / da, l2, v[COL_DLMR] * 100.0 / dra,
+             l3, v[COL_DLMW] * 100.0 / dwa);
+   VG_(umsg)("\n");
+
+   ULong ll_r = v[COL_D1MR] + v[COL_I1MR], ll_w = v[COL_D1MW];
+   ULong llm_r = v[COL_DLMR] + v[COL_ILMR], llm_w = v[COL_DLMW];
+   VG_(umsg)(fmt, "LL refs:      ", ll_r + ll_w, ll_r, ll_w);
+   VG_(umsg)(fmt, "LL misses:    ", llm_r + llm_w, llm_r, llm_w);
+   VG_(umsg)("LL miss rate:  %*.1f%% (%*.1f%%     + %*.1f%%  )\n",
+             l1, (llm_r + llm_w) * 100.0 / (ir + da),
+             l2, llm_r * 100.0 / (ir + dra), l3, llm_w * 100.0 / dwa);
+}
+
+static void cg_print_branch_summary(const CgTotals *t, Int l1, Int l2, Int l3)
+{
+   HChar fmt[128];
+   const ULong *v = t->v;
+   ULong bc = cg_nonzero(v[COL_BC]), bi = cg_nonzero(v[COL_BI]);
+
+   VG_(sprintf)(fmt, "%%s %%,%dllu  (%%,%dllu cond + %%,%dllu ind)\n",
+                l1, l2, l3);
+   VG_(umsg)("\n");
+   VG_(umsg)(fmt, "Branches:     ", v[COL_BC] + v[COL_BI], v[COL_BC],
+             v[COL_BI]);
+   VG_(umsg)(fmt, "Mispredicts:  ", v[COL_BCM] + v[COL_BIM], v[COL_BCM],
+             v[COL_BIM]);
+   VG_(umsg)("Mispred rate:  %*.1f%% (%*.1f%%     + %*.1f%%   )\n",
+             l1, (v[COL_BCM] + v[COL_BIM]) * 100.0 / (bc + bi),
+             l2, v[COL_BCM] * 100.0 / bc, l3, v[COL_BIM] * 100.0 / bi);
+}
+
+void cg_print_summary(const CgTotals *t)
+{
+   HChar fmt[64];
+   const ULong *v = t->v;
+   Int l1 = cg_commas_width(v[COL_IR]);
+   Int l2 = cg_commas_width(cg_max(v[COL_DR], v[COL_BC]));
+   Int l3 = cg_commas_width(cg_max(v[COL_DW], v[COL_BI]));
+
+   VG_(sprintf)(fmt, "%%s %%,%dllu\n", l1);
+   VG_(umsg)(fmt, "I refs:       ", v[COL_IR]);
+   if (cfg->cache_sim)
+      cg_print_cache_summary(t, l1, l2, l3);
+   if (cfg->branch_sim)
+      cg_print_branch_summary(t, l1, l2, l3);
+}
+
+void cg_print_stats(void)
+{
+   struct cg_cc_stats cc = cg_cc_stats();
+   ULong instrs_nox, instrs_gen;
+   ULong lookups = cc.full_debugs + cc.file_line_debugs + cc.fn_debugs
+                   + cc.no_debugs;
+   ULong div = lookups ? lookups : 1;
+
+   cg_instrument_stats(&instrs_nox, &instrs_gen);
+   VG_(dmsg)("\n");
+   VG_(dmsg)("cachegrind: distinct files     : %u\n", stat_files_written);
+   VG_(dmsg)("cachegrind: distinct functions : %u\n", stat_fns_written);
+   VG_(dmsg)("cachegrind: distinct lines     : %u\n", stat_lines_written);
+   VG_(dmsg)("cachegrind: distinct instrs NoX: %llu\n", instrs_nox);
+   VG_(dmsg)("cachegrind: distinct instrs Gen: %llu\n", instrs_gen);
+   VG_(dmsg)("cachegrind: debug lookups      : %llu\n", lookups);
+   VG_(dmsg)("cachegrind: with full      info:%6.1f%% (%llu)\n",
+             cc.full_debugs * 100.0 / div, cc.full_debugs);
+   VG_(dmsg)("cachegrind: with file/line info:%6.1f%% (%llu)\n",
+             cc.file_line_debugs * 100.0 / div, cc.file_line_debugs);
+   VG_(dmsg)("cachegrind: with fn name   info:%6.1f%% (%llu)\n",
+             cc.fn_debugs * 100.0 / div, cc.fn_debugs);
+   VG_(dmsg)("cachegrind: with zero      info:%6.1f%% (%llu)\n",
+             cc.no_debugs * 100.0 / div, cc.no_debugs);
+   VG_(dmsg)("cachegrind: string table size: %u\n", cc.strings);
+   VG_(dmsg)("cachegrind: CC table size: %u\n", cc.lines);
+   VG_(dmsg)("cachegrind: InstrInfo table size: %u\n", cg_sb_count());
+}

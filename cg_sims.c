@@ -1,0 +1,271 @@
+/* cg_sims.c -- the run-time simulation: the caches and predictors, their set-up, the helpers.
+   Copyright (C) 2026 the cachegrind-ng developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   The scalar variant of the helpers and those without variants are here;
+   the AVX2 variants are in cg_sims_avx2.c (see cg_sims.h). */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+
+#include "cg_arch.h"
+#include "cg_branchpred.h"
+#include "cg_sim.h"
+#include "cg_config.h"
+#include "cg_sims.h"
+
+/* The simulation state (cg_sims.h). */
+struct cg_condpred cg_cond_pred;
+struct cg_indpred cg_ind_pred;
+struct cg_sims cg_sims = {
+   .helpers_I1 = &cg_helpers_scalar,
+   .helpers_D1 = &cg_helpers_scalar,
+};
+
+/*------------------------------------------------------------*/
+/*--- The LL, with compact tags                            ---*/
+/*------------------------------------------------------------*/
+
+/* Fresh anonymous memory, all zero and committed only when touched; NULL
+   if none can be had. */
+static void *cg_zeroed_pages(SizeT bytes)
+{
+   return bytes ? VG_(am_shadow_alloc)(bytes) : NULL;
+}
+
+/* The LL's tags: in fresh zero pages, so that only the sets a program
+   uses cost memory (the LL is often many megabytes), and on a 64-bit host
+   as 32-bit block numbers, which hold every address below 2^(32 + line
+   bits) -- all a client normally has.  An access beyond widens them
+   (cg_widen_ll).  ll_compact_tags: owner cg_sims.LL until it is widened,
+   then unmapped. */
+static struct cg_cache_config ll_config;
+static void *ll_compact_tags;
+
+/* Moves the LL to full-width tags. */
+static void cg_widen_ll(void)
+{
+   SizeT bytes = cg_cache_tag_bytes(&ll_config);
+   uintptr_t *tags = cg_zeroed_pages(bytes);
+   if (!tags)
+      tags = VG_(malloc)("cg.sim.LL", bytes);
+   cg_cache_widen(&cg_sims.LL, tags);
+   VG_(am_munmap_valgrind)((Addr)ll_compact_tags,
+                           cg_cache_tag_bytes32(&ll_config));
+   ll_compact_tags = NULL;
+}
+
+/* A reference to the LL, with whichever tags it has. */
+static inline int cg_ll_ref(Addr addr, UChar size)
+{
+   if (cg_sims.LL.tags32) {
+      int miss = cg_cache_ref32(&cg_sims.LL, addr, size);
+      if (__builtin_expect(miss != CG_CACHE_WIDEN, 1))
+         return miss;
+      cg_widen_ll();
+   }
+   return cg_cache_ref(&cg_sims.LL, addr, size);
+}
+
+/*------------------------------------------------------------*/
+/*--- The helpers: scalar variant, and those without one   ---*/
+/*------------------------------------------------------------*/
+
+/* Accesses themselves are counted by the group counters (or, guarded, by
+   their helper); the helpers count misses. */
+__attribute__((noinline)) VG_REGPARM(3)
+void cg_l1_missed(ULong *misses, Addr addr, UChar size)
+{
+   misses[0]++;
+   if (cg_ll_ref(addr, size))
+      misses[1]++;
+}
+
+/* An access through a first-level cache and, on a miss there, LL.
+   Inlined into every helper: the call and register saves of a shared
+   out-of-line copy cost as much as a typical (most-recent-way) access. */
+static inline __attribute__((always_inline))
+void cg_access(struct cg_cache *l1, Addr addr, UChar size, ULong *misses)
+{
+   if (cg_cache_ref(l1, addr, size))
+      cg_l1_missed(misses, addr, size);
+}
+
+/* An instruction fetch that may be anything but a hit in way 0 (the
+   scalar variant's fetch and fetch_last alike). */
+static VG_REGPARM(1) void cg_h_fetch(const CgSimInstr *i)
+{
+   cg_access(&cg_sims.I1, i->addr, i->len, i->misses);
+}
+
+VG_REGPARM(3) void cg_h_data(Addr ea, ULong *misses, UWord size)
+{
+   cg_access(&cg_sims.D1, ea, (UChar)size, misses);
+}
+
+/* The data helpers of the common sizes, one argument fewer than cg_h_data:
+   every emitted call site is a few bytes smaller, and the translation
+   cache with it. */
+#define CG_SCALAR_DATA_HELPER(n)                                           \
+   static VG_REGPARM(2) void cg_h_data##n(Addr ea, ULong *misses)          \
+   {                                                                       \
+      cg_access(&cg_sims.D1, ea, n, misses);                               \
+   }
+CG_SCALAR_DATA_HELPER(1)
+CG_SCALAR_DATA_HELPER(2)
+CG_SCALAR_DATA_HELPER(4)
+CG_SCALAR_DATA_HELPER(8)
+CG_SCALAR_DATA_HELPER(16)
+CG_SCALAR_DATA_HELPER(32)
+
+/* Read-only tables (never freed): the sizes with a helper of their own,
+   the names the emitted calls show in IR dumps, and the scalar variant. */
+const Int cg_data_helper_sizes[CG_N_DATA_SIZES] = { 1, 2, 4, 8, 16, 32 };
+const HChar *const cg_data_helper_names[CG_N_DATA_SIZES] = {
+   "cg_h_data1", "cg_h_data2", "cg_h_data4", "cg_h_data8", "cg_h_data16",
+   "cg_h_data32",
+};
+
+const struct cg_helper_set cg_helpers_scalar = {
+   cg_h_fetch, cg_h_fetch,
+   { cg_h_data1, cg_h_data2, cg_h_data4, cg_h_data8, cg_h_data16,
+     cg_h_data32 },
+};
+
+VG_REGPARM(3) void cg_h_data_guarded(ULong *counts, Addr ea, UWord size)
+{
+   counts[0]++;
+   cg_access(&cg_sims.D1, ea, (UChar)size, counts + 1);
+}
+
+/* No branch on the outcome: it is data to the host (see cg_branchpred.h). */
+VG_REGPARM(2) void cg_h_cond_branch(const CgSimInstr *i, UWord taken)
+{
+   (*cg_sim_count(i))++;
+   *i->misses += (ULong)cg_condpred_update_at(&cg_cond_pred, i->cond_index,
+                                              (int)taken);
+}
+
+VG_REGPARM(2) void cg_h_ind_branch(const CgSimInstr *i, UWord target)
+{
+   (*cg_sim_count(i))++;
+   *i->misses += (ULong)cg_indpred_predict_and_update(&cg_ind_pred,
+                                                      i->addr, target);
+}
+
+/*------------------------------------------------------------*/
+/*--- Set-up                                               ---*/
+/*------------------------------------------------------------*/
+
+static enum cg_arch cg_guest_arch(void)
+{
+#if defined(VGA_amd64)
+   return CG_ARCH_AMD64;
+#elif defined(VGA_x86)
+   return CG_ARCH_X86;
+#else
+#  error "cachegrind-ng supports amd64 and x86 guests"
+#endif
+}
+
+/* Tag storage for I1 and D1 when it fits: in the tool's own data segment,
+   whose low addresses let the emitted way-0 tests use short address forms
+   (a 32-bit displacement instead of a 64-bit constant) -- smaller code in
+   the translation cache.  Unused parts cost no memory. */
+#define CG_STATIC_TAG_WORDS 16384
+static uintptr_t static_tags_I1[CG_STATIC_TAG_WORDS];
+static uintptr_t static_tags_D1[CG_STATIC_TAG_WORDS];
+
+static void cg_init_cache(struct cg_cache *c,
+                          const struct cg_cache_config *cfg,
+                          uintptr_t *static_tags, const HChar *cost_centre)
+{
+   SizeT bytes = cg_cache_tag_bytes(cfg);
+   uintptr_t *tags = static_tags && bytes <= sizeof static_tags_I1
+                     ? static_tags : VG_(malloc)(cost_centre, bytes);
+   cg_cache_init(c, cfg, tags);
+}
+
+static void cg_init_ll(const struct cg_cache_config *cfg)
+{
+   ll_config = *cfg;
+   if (sizeof(uintptr_t) > sizeof(uint32_t)) {
+      ll_compact_tags = cg_zeroed_pages(cg_cache_tag_bytes32(cfg));
+      if (ll_compact_tags) {
+         cg_cache_init32_zeroed(&cg_sims.LL, cfg, ll_compact_tags);
+         return;
+      }
+   }
+   uintptr_t *tags = cg_zeroed_pages(cg_cache_tag_bytes(cfg));
+   if (tags)
+      cg_cache_init_zeroed(&cg_sims.LL, cfg, tags);
+   else
+      cg_init_cache(&cg_sims.LL, cfg, NULL, "cg.sim.LL");
+}
+
+/* The variant of the helpers for cache c. */
+static const struct cg_helper_set *cg_helpers_for(const struct cg_cache *c)
+{
+#ifdef CG_SIM_AVX2
+   UInt groups = cg_cache_vector_groups(c);
+   if (groups >= 1 && groups <= 4)
+      return &cg_helpers_avx2[groups];
+#endif
+   return &cg_helpers_scalar;
+}
+
+/* Configures and creates the three caches: auto-detection from the core's
+   host information, defaults, options, validation (cg_arch_configure). */
+static void cg_configure_caches(const struct cg_config *cfg)
+{
+   VexArch arch;
+   VexArchInfo vai;
+   struct cg_cache_config I1, D1, LL;
+
+   VG_(machine_get_VexArchInfo)(&arch, &vai);
+   const VexCacheInfo *vci = &vai.hwcache_info;
+   struct cg_hwcache *hw = VG_(malloc)("cg.main.hwcache",
+                                       (vci->num_caches + 1) * sizeof *hw);
+   for (UInt i = 0; i < vci->num_caches; i++) {
+      const VexCache *vc = &vci->caches[i];
+      hw[i].kind = vc->kind == INSN_CACHE   ? CG_HWCACHE_INSN
+                 : vc->kind == DATA_CACHE   ? CG_HWCACHE_DATA
+                                            : CG_HWCACHE_UNIFIED;
+      hw[i].level = vc->level;
+      hw[i].size = vc->sizeB;
+      hw[i].line_size = vc->line_sizeB;
+      hw[i].assoc = vc->assoc;
+      hw[i].is_trace_cache = vc->is_trace_cache;
+   }
+   struct cg_hwcache_info info = { vci->num_levels, vci->num_caches, hw };
+
+   Int ok = cg_arch_configure(cg_guest_arch(), &info, &cfg->I1, &cfg->D1,
+                              &cfg->LL, VG_(clo_verbosity), &I1, &D1, &LL);
+   VG_(free)(hw);
+   if (ok != 0)
+      VG_(exit)(1);
+   cg_sims.min_line_size = cg_arch_min_line_size(&I1, &D1, &LL);
+   if (cg_arch_check_min_line_size(cg_sims.min_line_size,
+          VG_(machine_get_size_of_largest_guest_register)()) != 0)
+      VG_(exit)(1);
+   cg_init_cache(&cg_sims.I1, &I1, static_tags_I1, "cg.sim.I1");
+   cg_init_cache(&cg_sims.D1, &D1, static_tags_D1, "cg.sim.D1");
+   cg_init_ll(&LL);
+   cg_sims.helpers_I1 = cg_helpers_for(&cg_sims.I1);
+   cg_sims.helpers_D1 = cg_helpers_for(&cg_sims.D1);
+}
+
+void cg_sims_init(const struct cg_config *cfg)
+{
+   if (cfg->cache_sim)
+      cg_configure_caches(cfg);
+   if (cfg->branch_sim) {
+      UInt z = cg_arch_branch_zero_bits(cg_guest_arch());
+      cg_condpred_init(&cg_cond_pred, z);
+      cg_indpred_init(&cg_ind_pred, z);
+   }
+}
