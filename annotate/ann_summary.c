@@ -31,30 +31,12 @@ struct outer {
  * argument); set by report_summaries(), owns nothing. */
 static const struct ann *sort_ann;
 
-static uint64_t uabs(int64_t v)
-{
-	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-}
-
-/* v[e] for sorting and the threshold: a ratio without a value counts as 0. */
-static int64_t sort_value(const struct ann *a, const int64_t *v, unsigned e)
-{
-	return a->ratio[e] && v[e] == CGP_NA ? 0 : v[e];
-}
-
-/* Descending by (|v[k]| for the sort events, name). */
+/* Descending by (|v[k]| for the sort events, name), as the model sorts. */
 static int cmp_key(const int64_t *x, const struct cgp_name *xn, const int64_t *y,
 		   const struct cgp_name *yn)
 {
-	unsigned i;
-
-	for (i = 0; i < sort_ann->nsort; i++) {
-		uint64_t a = uabs(sort_value(sort_ann, x, sort_ann->sort[i]));
-		uint64_t b = uabs(sort_value(sort_ann, y, sort_ann->sort[i]));
-		if (a != b)
-			return a < b ? 1 : -1;
-	}
-	return -cgp_name_cmp(xn, yn);
+	return cgp_model_cmp(&sort_ann->model, sort_ann->sort, sort_ann->nsort, x, xn,
+			     y, yn);
 }
 
 static int cmp_inner(const void *p, const void *q)
@@ -71,11 +53,10 @@ static int cmp_outer(const void *p, const void *q)
 	return cmp_key(x->total, x->name, y->total, y->name);
 }
 
-/* Python's exact "abs(v) >= t" for an int and a float t >= 0. */
-static int abs_ge(int64_t v, double t)
+/* Python's exact "abs(v) >= t" for an int (a magnitude a) and a float
+ * t >= 0. */
+static int abs_ge(uint64_t a, double t)
 {
-	uint64_t a = uabs(v);
-
 	if (isnan(t))
 		return 0;
 	if (t >= 18446744073709551616.0)
@@ -91,7 +72,7 @@ static size_t filter_sort(struct ann *a, struct outer *o, double tcount)
 	unsigned p = a->sort[0];
 
 	for (i = 0; i < o->nin; i++)
-		if (abs_ge(sort_value(a, o->in[i].v, p), tcount))
+		if (abs_ge(cgp_model_mag(&a->model, p, o->in[i].v[p]), tcount))
 			o->in[k++] = o->in[i];
 	o->nin = k;
 	if (!k) {
@@ -159,8 +140,8 @@ static void print_section(struct ann *a, struct outer *o, size_t n,
 
 static double threshold_count(const struct ann *a)
 {
-	int64_t s = sort_value(a, a->summary, a->sort[0]);
-	double as = s < 0 ? -(double)s : (double)s;
+	unsigned k = a->sort[0];
+	double as = (double)cgp_model_mag(&a->model, k, a->summary[k]);
 
 	return a->threshold * as / 100;
 }

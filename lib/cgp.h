@@ -270,14 +270,21 @@ struct cgp_file {
 	size_t nccs, cccap;
 };
 
+/* Zeroed int64 vectors carved from blocks that are freed together (a
+ * table's totals, a report model's values); cgp_int.h has its functions.
+ * All zero is an empty pool. */
+struct cgp_pool {
+	int64_t *next; size_t left;               /* the current block's rest */
+	struct cgp_pool_block *blocks;
+};
+
 struct cgp_table {
 	unsigned nev;
 	struct cgp_names names;
 	struct cgp_cc *cc;  size_t ncc, cccap;
 	uint32_t *ccindex;  size_t ccmask;       /* hash of cc: index + 1 */
 	struct cgp_file *file; size_t nfile, filecap;
-	int64_t *pool; size_t poolleft;           /* current block of totals */
-	struct cgp_pool_block *blocks;
+	struct cgp_pool totals;                   /* of the cost centres */
 };
 
 /* ------------------------------------------------------------------------ */

@@ -348,13 +348,6 @@ unsigned cgp_gate_columns(const struct cgp_limit *l, size_t n, unsigned *cols)
 	return nc;
 }
 
-static uint64_t mag(int64_t v)
-{
-	if (v == CGP_NA)
-		return 0;
-	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-}
-
 /* A row of the ranked table with its sort keys (the magnitudes of the
  * gated deltas), extracted once: sorting 100,000 rows compares often. */
 struct ranked {
@@ -398,7 +391,8 @@ long cgp_gate_ranked(const struct cgp_model *m, const struct cgp_limit *l, size_
 	for (i = 0; i < m->nrow; i++) {
 		uint64_t *key = keys + k * nc, any = 0;
 		for (j = 0; j < nc; j++)
-			any |= key[j] = mag(m->row[i].v[2 * m->ncol + cols[j]]);
+			any |= key[j] = cgp_model_mag(m, cols[j],
+						       m->row[i].v[2 * m->ncol + cols[j]]);
 		if (!any)
 			continue;
 		rk[k].r = &m->row[i];

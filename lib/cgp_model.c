@@ -11,38 +11,16 @@
 #include "cgp_int.h"
 #include "cgp_model.h"
 
-/* Block of value storage; values are never freed one by one. */
-struct cgp_model_block {
-	struct cgp_model_block *next;
-	int64_t data[];
-};
-
 /* Values per row: ncol, or old, new and delta. */
 static size_t width(const struct cgp_model *m)
 {
 	return m->diff ? 3 * (size_t)m->ncol : m->ncol;
 }
 
+/* A zeroed value vector (a row's, a group's, the total's). */
 static int64_t *values(struct cgp_model *m)
 {
-	size_t w = width(m);
-	int64_t *p;
-
-	if (m->arenaleft < w) {
-		size_t n = w * 1024;
-		struct cgp_model_block *b = malloc(sizeof *b + n * sizeof(int64_t));
-		if (!b)
-			return NULL;
-		b->next = m->blocks;
-		m->blocks = b;
-		m->arena = b->data;
-		m->arenaleft = n;
-	}
-	p = m->arena;
-	memset(p, 0, w * sizeof *p);
-	m->arena += w;
-	m->arenaleft -= w;
-	return p;
+	return cgp_pool_alloc(&m->values, width(m), 1024);
 }
 
 void cgp_model_init(struct cgp_model *m, int diff, char **events, unsigned nrec,
@@ -260,26 +238,28 @@ static const struct cgp_model *sort_m;
 static const unsigned *sort_k;
 static unsigned sort_n;
 
-static uint64_t mag(int64_t v)
-{
-	if (v == CGP_NA)
-		return 0;
-	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-}
-
-static int cmp_vals(const int64_t *x, const struct cgp_name *xn, const int64_t *y,
-		    const struct cgp_name *yn)
+int cgp_model_cmp(const struct cgp_model *m, const unsigned *sort, unsigned nsort,
+		  const int64_t *x, const struct cgp_name *xn, const int64_t *y,
+		  const struct cgp_name *yn)
 {
 	unsigned i;
-	int side = sort_m->diff ? 2 : 0;
 
-	for (i = 0; i < sort_n; i++) {
-		uint64_t a = mag(cgp_mval(sort_m, x, side, sort_k[i]));
-		uint64_t b = mag(cgp_mval(sort_m, y, side, sort_k[i]));
+	for (i = 0; i < nsort; i++) {
+		uint64_t a = cgp_model_mag(m, sort[i], x[sort[i]]);
+		uint64_t b = cgp_model_mag(m, sort[i], y[sort[i]]);
 		if (a != b)
 			return a < b ? 1 : -1;
 	}
 	return -cgp_name_cmp(xn, yn);
+}
+
+/* cgp_model_cmp() of two full value vectors (the deltas of a diff). */
+static int cmp_vals(const int64_t *x, const struct cgp_name *xn, const int64_t *y,
+		    const struct cgp_name *yn)
+{
+	size_t side = sort_m->diff ? 2 * (size_t)sort_m->ncol : 0;
+
+	return cgp_model_cmp(sort_m, sort_k, sort_n, x + side, xn, y + side, yn);
 }
 
 static int cmp_group(const void *p, const void *q)
@@ -328,7 +308,7 @@ size_t cgp_fmt_ratio(char *buf, int64_t v, int commas)
 		memcpy(buf, "n/a", 4);
 		return 3;
 	}
-	a = mag(v);
+	a = cgp_mag(v);
 	n = commas ? cgp_fmt_commas(t, (int64_t)(a / 1000)) : cgp_fmt_int(t, (int64_t)(a / 1000));
 	if (v < 0)
 		buf[i++] = '-';
@@ -352,7 +332,6 @@ size_t cgp_model_fmt(const struct cgp_model *m, unsigned k, int64_t v, int comma
 
 void cgp_model_release(struct cgp_model *m)
 {
-	struct cgp_model_block *b, *nb;
 	size_t i;
 	int k;
 
@@ -362,10 +341,7 @@ void cgp_model_release(struct cgp_model *m)
 		free(m->func[i].rows);
 	for (k = 0; k < CGP_ASUM_COUNT; k++)
 		free(m->asum[k]);
-	for (b = m->blocks; b; b = nb) {
-		nb = b->next;
-		free(b);
-	}
+	cgp_pool_release(&m->values);
 	free(m->file);
 	free(m->func);
 	free(m->row);

@@ -125,8 +125,7 @@ struct cgp_model {
 	 * per bucket, computed) and the profile's per-file line tables. */
 	int64_t *asum[CGP_ASUM_COUNT];
 	const struct cgp_table *lines;
-	int64_t *arena; size_t arenaleft;   /* value storage */
-	struct cgp_model_block *blocks;
+	struct cgp_pool values;    /* where every value vector is */
 };
 
 /* Starts an empty model over nrec recorded events (names borrowed) and the
@@ -158,6 +157,25 @@ static inline int64_t cgp_mval(const struct cgp_model *m, const int64_t *v,
 	return m->diff ? v[side * m->ncol + k] : v[k];
 }
 void cgp_model_release(struct cgp_model *m);
+
+/* |v| (INT64_MIN's too). */
+static inline uint64_t cgp_mag(int64_t v)
+{
+	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+}
+/* The magnitude value v of column k sorts by: |v|, and 0 for a ratio
+ * without a value (CGP_NA). */
+static inline uint64_t cgp_model_mag(const struct cgp_model *m, unsigned k, int64_t v)
+{
+	return m->ratio[k] && v == CGP_NA ? 0 : cgp_mag(v);
+}
+/* The order of cg_annotate's tables, for two value vectors of one side
+ * (the values, or a diff's deltas) named xn and yn: by the magnitudes
+ * of the columns sort[0..nsort) descending, then by name descending.
+ * Negative, 0 or positive, as qsort wants. */
+int cgp_model_cmp(const struct cgp_model *m, const unsigned *sort, unsigned nsort,
+		  const int64_t *x, const struct cgp_name *xn, const int64_t *y,
+		  const struct cgp_name *yn);
 
 /* Decimal text of a value of column k (thousandths shown with three
  * decimals; CGP_NA as "n/a"), with thousands separators when commas;
