@@ -2,7 +2,7 @@
 # Copyright (C) 2026 the cachegrind-ng developers.
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The regression check of a CI job, end to end (issue 16): real builds
+# The regression check of a CI job, end to end: real builds
 # profiled with cg_run, gated with cg_diff and cg_annotate, JSON validated.
 
 TESTS += tests/ci/ci-flow.test
