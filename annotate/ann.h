@@ -97,7 +97,7 @@ void derive(const struct ann *a, int64_t *v);
 /* ann_model.c: the model, the gate, the old/new tables, the JSON. */
 void model_build(struct ann *a);
 void report_old_new(struct ann *a);
-void report_gate(struct ann *a, long *exceeded);
+void report_gate(struct ann *a);
 void report_json(struct ann *a);
 /* A stream that discards what is written (to run the text report for its
  * side effects: the buckets and the files above the threshold). */

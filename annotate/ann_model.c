@@ -228,22 +228,13 @@ void report_old_new(struct ann *a)
 /* The gate and the JSON report                                              */
 /* ------------------------------------------------------------------------ */
 
-void report_gate(struct ann *a, long *exceeded)
+void report_gate(struct ann *a)
 {
-	struct cgp_error err = CGP_ERROR_INIT;
 	struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
 
-	if (cgp_gate_text(&b, &a->model, a->rep.limits, a->rep.nlimits,
-			  rep_width(&a->rep, STDOUT_FILENO), 20, &err))
-		die_cgp(&err);
+	rep_gate_text(&a->rep, &a->model, STDOUT_FILENO, &b);
 	fwrite(b.s, 1, b.len, stdout);
 	cgp_buf_release(&b);
-	*exceeded = 0;
-	{
-		size_t i;
-		for (i = 0; i < a->rep.nlimits; i++)
-			*exceeded += a->rep.limits[i].exceeded != 0;
-	}
 }
 
 void report_json(struct ann *a)
@@ -259,21 +250,13 @@ void report_json(struct ann *a)
 			a->model.asum[b] = xmalloc(a->nev, sizeof *a->model.asum[b]);
 			memcpy(a->model.asum[b], a->bucket[b], a->nev * sizeof *a->bucket[b]);
 		}
-	memset(&info, 0, sizeof info);
-	info.program = "cg_annotate";
-	info.argc = a->argc;
-	info.argv = a->argv;
-	info.prof = pp;
-	info.nprof = 1;
+	rep_json_info(&a->rep, &info, "cg_annotate", a->argc, a->argv, pp, 1);
 	info.show = a->show;
 	info.nshow = a->nshow;
 	info.sort = a->sort;
 	info.nsort = a->nsort;
 	info.threshold = a->threshold_given ? a->threshold : 0;
 	info.lines = a->json_lines;
-	info.limits = a->rep.limits;
-	info.nlimits = a->rep.nlimits;
-	info.gated = a->rep.nlimits > 0;
 	cgp_out_init(&out, STDOUT_FILENO, NULL);
 	if (cgp_json_report(&out, &a->model, &info, &err))
 		die_cgp(&err);

@@ -86,6 +86,7 @@ static const char help_text[] =
 enum {
 	O_HELP, O_VERSION, O_DIFF, O_MODFL, O_MODFN, O_SHOW, O_SORT, O_THRESHOLD,
 	O_PERCS, O_PERCS_YES, O_PERCS_NO, O_ANNOTATE, O_AUTO_YES, O_AUTO_NO, O_CONTEXT,
+	/* Ours, from O_NORMALIZE on (on_our_option). */
 	O_NORMALIZE, O_DERIVE, O_FAIL, O_OLD_NEW, O_PREFIX_MAP, O_JSON, O_JSON_LINES,
 	O_WIDTH
 };
@@ -140,14 +141,77 @@ static const char *invalid(const char *type, const char *value, int *free_it)
 	return b.s ? b.s : "invalid value";
 }
 
+/* --context N.  Python ints are unbounded; no source file has 2^60 lines,
+ * so larger contexts behave the same when clamped. */
+static const char *set_context(struct ann *a, const char *value, int *free_it)
+{
+	int64_t n;
+	int rc = cgp_parse_int(value, strlen(value), &n);
+
+	if (rc == -1)
+		return invalid("int", value, free_it);
+	if (rc == -2)
+		n = value[strspn(value, " \t\n\v\f\r")] == '-' ? -((int64_t)1 << 60)
+							   : (int64_t)1 << 60;
+	if (n > (int64_t)1 << 60)
+		n = (int64_t)1 << 60;
+	if (n < -((int64_t)1 << 60))
+		n = -((int64_t)1 << 60);
+	a->context = n;
+	return NULL;
+}
+
+/* --source-prefix-map OLD=NEW (kept as given, split when used). */
+static const char *add_prefix_map(struct ann *a, const char *value, int *free_it)
+{
+	if (!strchr(value, '=') || *value == '=') {
+		char *r = py_repr(value);
+		struct cgp_buf b = CGP_BUF_INIT(1 << 20);
+		cgp_buf_addf(&b, "invalid value %s (OLD=NEW, OLD not empty)", r);
+		free(r);
+		*free_it = b.s != NULL;
+		return b.s ? b.s : "invalid value (OLD=NEW)";
+	}
+	a->prefix_map = xrealloc(a->prefix_map, a->nprefix_map + 1, sizeof *a->prefix_map);
+	a->prefix_map[a->nprefix_map++] = (char *)value;
+	return NULL;
+}
+
+/* The options this project adds to upstream's (docs/manual/ci.md). */
+static const char *on_our_option(struct ann *a, int id, const char *value, int *free_it)
+{
+	switch (id) {
+	case O_NORMALIZE:
+		return rep_option(&a->rep, REP_NORMALIZE, value, free_it);
+	case O_DERIVE:
+		return rep_option(&a->rep, REP_DERIVE, value, free_it);
+	case O_FAIL:
+		return rep_option(&a->rep, REP_FAIL_ABOVE, value, free_it);
+	case O_WIDTH:
+		return rep_option(&a->rep, REP_WIDTH, value, free_it);
+	case O_PREFIX_MAP:
+		return add_prefix_map(a, value, free_it);
+	case O_OLD_NEW:
+		a->old_new = 1;
+		break;
+	case O_JSON:
+		a->rep.json = 1;
+		break;
+	case O_JSON_LINES:
+		a->json_lines = 1;
+		break;
+	}
+	return NULL;
+}
+
 static const char *on_option(void *ctx, int id, const char *optstr,
 			     const char *value, int *free_it)
 {
 	struct ann *a = ctx;
 	double d;
-	int64_t n;
-	int rc;
 
+	if (id >= O_NORMALIZE)
+		return on_our_option(a, id, value, free_it);
 	switch (id) {
 	case O_HELP:
 		ap_help(usage_text, help_text);
@@ -187,50 +251,7 @@ static const char *on_option(void *ctx, int id, const char *optstr,
 		a->annotate = id == O_AUTO_YES;
 		break;
 	case O_CONTEXT:
-		rc = cgp_parse_int(value, strlen(value), &n);
-		if (rc == -1)
-			return invalid("int", value, free_it);
-		/* Python ints are unbounded; no source file has 2^60 lines, so
-		 * larger contexts behave the same when clamped. */
-		if (rc == -2)
-			n = value[strspn(value, " \t\n\v\f\r")] == '-' ? -((int64_t)1 << 60)
-								   : (int64_t)1 << 60;
-		if (n > (int64_t)1 << 60)
-			n = (int64_t)1 << 60;
-		if (n < -((int64_t)1 << 60))
-			n = -((int64_t)1 << 60);
-		a->context = n;
-		break;
-	case O_NORMALIZE:
-		return rep_option(&a->rep, REP_NORMALIZE, value, free_it);
-	case O_DERIVE:
-		return rep_option(&a->rep, REP_DERIVE, value, free_it);
-	case O_FAIL:
-		return rep_option(&a->rep, REP_FAIL_ABOVE, value, free_it);
-	case O_WIDTH:
-		return rep_option(&a->rep, REP_WIDTH, value, free_it);
-	case O_OLD_NEW:
-		a->old_new = 1;
-		break;
-	case O_JSON:
-		a->rep.json = 1;
-		break;
-	case O_JSON_LINES:
-		a->json_lines = 1;
-		break;
-	case O_PREFIX_MAP:
-		if (!strchr(value, '=') || *value == '=') {
-			char *r = py_repr(value);
-			struct cgp_buf b = CGP_BUF_INIT(1 << 20);
-			cgp_buf_addf(&b, "invalid value %s (OLD=NEW, OLD not empty)", r);
-			free(r);
-			*free_it = b.s != NULL;
-			return b.s ? b.s : "invalid value (OLD=NEW)";
-		}
-		a->prefix_map = xrealloc(a->prefix_map, a->nprefix_map + 1,
-					 sizeof *a->prefix_map);
-		a->prefix_map[a->nprefix_map++] = (char *)value;
-		break;
+		return set_context(a, value, free_it);
 	}
 	return NULL;
 }
@@ -400,119 +421,150 @@ static void extend_values(struct ann *a)
 /* --diff: the totals after the first file, which are minus its counts. */
 static void snapshot(struct ann *a)
 {
-	const struct cgp_table *t = &a->prof.tab;
 	unsigned nev = a->prof.nev;
-	size_t i;
 
-	a->nsnap = t->ncc;
-	a->snap = xmalloc(t->ncc * nev + 1, sizeof *a->snap);
-	for (i = 0; i < t->ncc; i++)
-		memcpy(a->snap + i * nev, t->cc[i].total, nev * sizeof *a->snap);
+	a->snap = rep_cc_totals(&a->prof, &a->nsnap);
 	a->snap_summary = xmalloc(nev, sizeof *a->snap_summary);
 	memcpy(a->snap_summary, a->prof.summary, nev * sizeof *a->snap_summary);
+}
+
+/* The options into a, with the checks that need all of them. */
+static void parse_options(struct ann *a, int argc, char **argv)
+{
+	size_t count;
+
+	memset(a, 0, sizeof *a);
+	a->percs = a->annotate = 1;
+	a->threshold = 0.1;
+	a->context = 8;
+	a->argc = argc;
+	a->argv = argv;
+	ap_parse(&spec, argc, argv, on_option, a, &a->files, &count);
+	a->nfiles = count;
+	if (a->diff && a->nfiles != 2) {
+		fputs(usage_text, stderr);
+		die(1, "argument --diff: requires exactly two Cachegrind output files");
+	}
+	check_combinations(a);
+	a->mod_fn = rep_fn_chain(&a->rep, a->mod_fn);
+}
+
+/* Reads the profiles (with --diff: the first one subtracted, its totals
+ * kept); dies on an error. */
+static void read_profiles(struct ann *a)
+{
+	struct cgp_error err = CGP_ERROR_INIT;
+	struct cgp_read_opts ro;
+	size_t i;
+
+	cgp_profile_init(&a->prof, CGP_MODE_ANNOTATE);
+	memset(&ro, 0, sizeof ro);
+	ro.mod_fl = a->mod_fl;
+	ro.mod_fn = a->mod_fn;
+	ro.check_events = check_events;
+	ro.ctx = a;
+	for (i = 0; i < a->nfiles; i++) {
+		ro.negate = a->diff && i == 0;
+		if (cgp_profile_read(&a->prof, a->files[i], &ro, &err))
+			die_cgp(&err);
+		if (a->diff && i == 0)
+			snapshot(a);
+	}
+}
+
+/* The columns' values, the buckets, and the model where an option needs
+ * it before any output (otherwise the tables build it, ann_summary.c);
+ * returns how many limits are exceeded. */
+static long prepare(struct ann *a)
+{
+	struct cgp_error err = CGP_ERROR_INIT;
+	long exceeded = 0;
+	int b;
+
+	a->nev = a->nrec + a->rep.der.n;
+	extend_values(a);
+	for (b = 0; b < B_COUNT; b++)
+		a->bucket[b] = xcalloc(a->nev, sizeof *a->bucket[b]);
+	if (a->rep.json || a->rep.nlimits || a->old_new || a->rep.der.n)
+		model_build(a);
+	if (a->diff && a->nev != a->nrec) {
+		/* A derived total of a diff is new's minus old's, as in the
+		 * tables (not the formula applied to the differences). */
+		const int64_t *d = a->model.total + 2 * (size_t)a->model.ncol;
+		memcpy((int64_t *)a->summary + a->nrec, d + a->nrec,
+		       (a->nev - a->nrec) * sizeof *d);
+	}
+	if (a->rep.nlimits &&
+	    (exceeded = cgp_gate_eval(&a->model, a->rep.limits, a->rep.nlimits, &err)) < 0)
+		die_cgp(&err);
+	return exceeded;
+}
+
+/* The report: the text, or the JSON written after the text has run into
+ * a sink (it computes the annotation summary, and checks it, and nothing
+ * reaches standard output before the whole report is known); then the
+ * gate's text. */
+static void report(struct ann *a)
+{
+	FILE *real_stdout = NULL;
+
+	if (a->rep.json) {
+		fflush(stdout);
+		real_stdout = stdout;
+		stdout = sink_stream();
+	}
+	metadata(a);
+	report_summaries(a);
+	if (a->annotate) {
+		report_sources(a);
+		report_annotation_summary(a);
+	}
+	if (a->rep.json) {
+		fclose(stdout);
+		stdout = real_stdout;
+		report_json(a);
+	} else if (a->rep.nlimits) {
+		report_gate(a);
+	}
+	finish_stdout();
+}
+
+static void release(struct ann *a)
+{
+	int b;
+
+	for (b = 0; b < B_COUNT; b++)
+		free(a->bucket[b]);
+	if (a->have_model)
+		cgp_model_release(&a->model);
+	if (a->summary != a->prof.summary)
+		free((int64_t *)a->summary);
+	free(a->snap);
+	free(a->snap_summary);
+	free(a->selected);
+	free(a->show);
+	free(a->sort);
+	free(a->events);
+	free(a->ratio);
+	free(a->files);
+	free(a->prefix_map);
+	cgp_profile_release(&a->prof);
+	cgp_subst_free(a->mod_fl);
+	cgp_subst_free(a->mod_fn);
+	rep_release(&a->rep);
 }
 
 int main(int argc, char **argv)
 {
 	struct ann a;
-	struct cgp_error err = CGP_ERROR_INIT;
-	struct cgp_read_opts ro;
-	size_t i, count;
-	int b, need_model;
-	long exceeded = 0;
-	FILE *real_stdout = NULL;
+	long exceeded;
 
 	prog_init(argv[0]);
 	prog_stdout_init();
-	memset(&a, 0, sizeof a);
-	a.percs = a.annotate = 1;
-	a.threshold = 0.1;
-	a.context = 8;
-	a.argc = argc;
-	a.argv = argv;
-	ap_parse(&spec, argc, argv, on_option, &a, &a.files, &count);
-	a.nfiles = count;
-	if (a.diff && a.nfiles != 2) {
-		fputs(usage_text, stderr);
-		die(1, "argument --diff: requires exactly two Cachegrind output files");
-	}
-	check_combinations(&a);
-	a.mod_fn = rep_fn_chain(&a.rep, a.mod_fn);
-	/* The model is built before any output when an option needs it;
-	 * otherwise the tables build it (ann_summary.c). */
-	need_model = a.rep.json || a.rep.nlimits || a.old_new || a.rep.der.n;
-
-	cgp_profile_init(&a.prof, CGP_MODE_ANNOTATE);
-	memset(&ro, 0, sizeof ro);
-	ro.mod_fl = a.mod_fl;
-	ro.mod_fn = a.mod_fn;
-	ro.check_events = check_events;
-	ro.ctx = &a;
-	for (i = 0; i < a.nfiles; i++) {
-		ro.negate = a.diff && i == 0;
-		if (cgp_profile_read(&a.prof, a.files[i], &ro, &err))
-			die_cgp(&err);
-		if (a.diff && i == 0)
-			snapshot(&a);
-	}
-	a.nev = a.nrec + a.rep.der.n;
-	extend_values(&a);
-	for (b = 0; b < B_COUNT; b++)
-		a.bucket[b] = xcalloc(a.nev, sizeof *a.bucket[b]);
-	if (need_model)
-		model_build(&a);
-	if (a.diff && a.nev != a.nrec) {
-		/* A derived total of a diff is new's minus old's, as in the
-		 * tables (not the formula applied to the differences). */
-		const int64_t *d = a.model.total + 2 * (size_t)a.model.ncol;
-		memcpy((int64_t *)a.summary + a.nrec, d + a.nrec,
-		       (a.nev - a.nrec) * sizeof *d);
-	}
-	if (a.rep.nlimits &&
-	    (exceeded = cgp_gate_eval(&a.model, a.rep.limits, a.rep.nlimits, &err)) < 0)
-		die_cgp(&err);
-
-	/* The JSON report is written after the text one has run into a sink:
-	 * it computes the annotation summary (and checks it), and nothing
-	 * reaches standard output before the whole report is known. */
-	if (a.rep.json) {
-		fflush(stdout);
-		real_stdout = stdout;
-		stdout = sink_stream();
-	}
-	metadata(&a);
-	report_summaries(&a);
-	if (a.annotate) {
-		report_sources(&a);
-		report_annotation_summary(&a);
-	}
-	if (a.rep.json) {
-		fclose(stdout);
-		stdout = real_stdout;
-		report_json(&a);
-	} else if (a.rep.nlimits) {
-		report_gate(&a, &exceeded);
-	}
-	finish_stdout();
-
-	for (b = 0; b < B_COUNT; b++)
-		free(a.bucket[b]);
-	if (a.have_model)
-		cgp_model_release(&a.model);
-	if (a.summary != a.prof.summary)
-		free((int64_t *)a.summary);
-	free(a.snap);
-	free(a.snap_summary);
-	free(a.selected);
-	free(a.show);
-	free(a.sort);
-	free(a.events);
-	free(a.ratio);
-	free(a.files);
-	free(a.prefix_map);
-	cgp_profile_release(&a.prof);
-	cgp_subst_free(a.mod_fl);
-	cgp_subst_free(a.mod_fn);
-	rep_release(&a.rep);
+	parse_options(&a, argc, argv);
+	read_profiles(&a);
+	exceeded = prepare(&a);
+	report(&a);
+	release(&a);
 	return exceeded ? EXIT_LIMIT : 0;
 }

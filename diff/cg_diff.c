@@ -182,6 +182,34 @@ static void write_outfile(const struct cgp_profile *p1, const struct cgp_profile
 		die_cgp(&err);
 }
 
+/* The JSON report of the diff on out. */
+static void write_json(struct cgp_out *out, const struct cgp_model *m,
+		       const struct cgp_profile *p1, const struct cgp_profile *p2,
+		       int argc, char **argv)
+{
+	const struct cgp_profile *pp[2] = { p1, p2 };
+	struct cgp_json_info info;
+	struct cgp_error err = CGP_ERROR_INIT;
+
+	rep_json_info(&rep, &info, "cg_diff", argc, argv, pp, 2);
+	if (cgp_json_report(out, m, &info, &err))
+		die_cgp(&err);
+}
+
+/* The gate's text: to stdout when -o FILE took the profile and --json is
+ * not given, else to stderr (see main). */
+static void write_gate(const struct cgp_model *m)
+{
+	struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
+	int fd = out_path && !rep.json ? STDOUT_FILENO : STDERR_FILENO, e;
+
+	rep_gate_text(&rep, m, fd, &b);
+	if ((e = cgp_write_all(fd, b.s, b.len)))
+		die(1, "cannot write the %s: %s", fd == STDOUT_FILENO ? "output" : "verdicts",
+		    strerror(e));
+	cgp_buf_release(&b);
+}
+
 /*
  * Standard output carries one thing: the diff profile (as upstream), or
  * with --json the JSON report.  The gate's text goes to stderr, where a CI
@@ -198,7 +226,7 @@ int main(int argc, char **argv)
 	struct cgp_read_opts ro;
 	struct cgp_model m;
 	int64_t *snap = NULL;
-	int model = 0, status = 0, gate_fd;
+	int model;
 	long exceeded = 0;
 
 	prog_init(argv[0]);
@@ -215,57 +243,24 @@ int main(int argc, char **argv)
 	if (cgp_profile_read(&p1, files[0], &ro, &err) ||
 	    cgp_profile_read(&p2, files[1], &ro, &err))
 		die_cgp(&err);
-	if (model) {
-		/* The new counts, before the diff makes them deltas. */
-		size_t i;
-		nsnap = p2.tab.ncc;
-		snap = xmalloc(nsnap * p2.nev + 1, sizeof *snap);
-		for (i = 0; i < nsnap; i++)
-			memcpy(snap + i * p2.nev, p2.tab.cc[i].total, p2.nev * sizeof *snap);
-	}
+	if (model)   /* the new counts, before the diff makes them deltas */
+		snap = rep_cc_totals(&p2, &nsnap);
 	if (cgp_diff(&p2, &p1, &err))
 		die_cgp(&err);
-	if (model) {
+	if (model)
 		build_model(&m, &p1, &p2, snap, nsnap);
-		if (rep.nlimits && (exceeded = cgp_gate_eval(&m, rep.limits, rep.nlimits,
-							     &err)) < 0)
-			die_cgp(&err);
-	}
+	if (rep.nlimits && (exceeded = cgp_gate_eval(&m, rep.limits, rep.nlimits, &err)) < 0)
+		die_cgp(&err);
 	if (out_path)
 		write_outfile(&p1, &p2, files);
 	cgp_out_init(&out, STDOUT_FILENO, NULL);
-	if (rep.json) {
-		const struct cgp_profile *pp[2] = { &p1, &p2 };
-		struct cgp_json_info info;
-		memset(&info, 0, sizeof info);
-		info.program = "cg_diff";
-		info.argc = argc;
-		info.argv = argv;
-		info.prof = pp;
-		info.nprof = 2;
-		info.limits = rep.limits;
-		info.nlimits = rep.nlimits;
-		info.gated = rep.nlimits > 0;
-		if (cgp_json_report(&out, &m, &info, &err))
-			die_cgp(&err);
-	} else if (!out_path &&
-		   cgp_write_diff(&out, &p2, files[0], files[1], p1.in[0].cmd,
-				  p2.in[0].cmd, &err)) {
+	if (rep.json)
+		write_json(&out, &m, &p1, &p2, argc, argv);
+	else if (!out_path && cgp_write_diff(&out, &p2, files[0], files[1], p1.in[0].cmd,
+					     p2.in[0].cmd, &err))
 		die_cgp(&err);
-	}
-	if (rep.nlimits) {
-		struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
-		int e;
-		gate_fd = out_path && !rep.json ? STDOUT_FILENO : STDERR_FILENO;
-		if (cgp_gate_text(&b, &m, rep.limits, rep.nlimits, rep_width(&rep, gate_fd), 20,
-				  &err))
-			die_cgp(&err);
-		if ((e = cgp_write_all(gate_fd, b.s, b.len)))
-			die(1, "cannot write the %s: %s", gate_fd == STDOUT_FILENO ? "output"
-				: "verdicts", strerror(e));
-		cgp_buf_release(&b);
-		status = exceeded ? EXIT_LIMIT : 0;
-	}
+	if (rep.nlimits)
+		write_gate(&m);
 	if (model)
 		cgp_model_release(&m);
 	free(snap);
@@ -275,5 +270,5 @@ int main(int argc, char **argv)
 	cgp_subst_free(mod_fn);
 	rep_release(&rep);
 	free(files);
-	return status;
+	return exceeded ? EXIT_LIMIT : 0;
 }

@@ -507,50 +507,22 @@ static void put_verdict(struct cgp_buf *b, const struct cgp_model *m,
 		     x->delta > 0 ? "+" : "", d, pc, x->allowed >= 0 ? "+" : "", a);
 }
 
-int cgp_gate_text(struct cgp_buf *b, const struct cgp_model *m,
-		  const struct cgp_limit *l, size_t n, unsigned width, size_t maxrows,
-		  struct cgp_error *err)
-{
-	unsigned *cols = malloc((n + 1) * sizeof *cols), nc, j, c;
-	size_t *idx = NULL, i, nex = 0, show, *cw = NULL, used = 0, namew;
-	long nr;
-	char cell[4][48];
-	static const char *const head[4] = { "old", "new", "delta", "change" };
+/* The parts of the ranked table's header, in each gated event's columns. */
+static const char *const part[4] = { "old", "new", "delta", "change" };
 
-	if (!cols)
-		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
-	for (i = 0; i < n; i++)
-		nex += l[i].exceeded != 0;
-	cgp_buf_addf(b, "-- Regression check: %zu of %zu limit%s exceeded\n", nex, n,
-		     n == 1 ? "" : "s");
-	for (i = 0; i < n; i++)
-		put_verdict(b, m, &l[i]);
-	nc = cgp_gate_columns(l, n, cols);
-	nr = cgp_gate_ranked(m, l, n, &idx);
-	cw = calloc(4 * (size_t)nc + 1, sizeof *cw);
-	if (nr < 0 || !cw) {
-		free(cols);
-		free(idx);
-		free(cw);
-		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
-	}
-	show = (size_t)nr < maxrows ? (size_t)nr : maxrows;
-	cgp_buf_adds(b, "\n-- Functions that changed most (");
+/* The widths of the ranked table's cells, 4 per gated column cols[j]
+ * (old, new, delta, change) into cw: as wide as their header
+ * ("Ir.delta") and the cells of the rows idx[0..show). */
+static void table_widths(const struct cgp_model *m, const unsigned *cols, unsigned nc,
+			 const size_t *idx, size_t show, size_t *cw)
+{
+	char cell[4][48];
+	size_t i;
+	unsigned j, c;
+
 	for (j = 0; j < nc; j++)
-		cgp_buf_addf(b, "%s%s", j ? ", " : "", m->events[cols[j]]);
-	cgp_buf_addf(b, "), biggest change first: %ld changed\n", nr);
-	if (!nr) {
-		free(cols);
-		free(idx);
-		free(cw);
-		return b->s ? 0 : cgp_error_set(err, CGP_ENOMEM, "out of memory");
-	}
-	/* Column widths over the header and the rows shown. */
-	for (j = 0; j < nc; j++)
-		for (c = 0; c < 4; c++) {
-			size_t w = strlen(m->events[cols[j]]) + 1 + strlen(head[c]);
-			cw[4 * j + c] = w;
-		}
+		for (c = 0; c < 4; c++)
+			cw[4 * j + c] = strlen(m->events[cols[j]]) + 1 + strlen(part[c]);
 	for (i = 0; i < show; i++)
 		for (j = 0; j < nc; j++) {
 			cgp_gate_cells(m, m->row[idx[i]].v, cols[j], cell);
@@ -558,15 +530,25 @@ int cgp_gate_text(struct cgp_buf *b, const struct cgp_model *m,
 				if (strlen(cell[c]) > cw[4 * j + c])
 					cw[4 * j + c] = strlen(cell[c]);
 		}
+}
+
+/* The ranked table's header and its rows idx[0..show), each marked worse
+ * or better by its first gated column, labels cut to fit width. */
+static void put_table(struct cgp_buf *b, const struct cgp_model *m, const unsigned *cols,
+		      unsigned nc, const size_t *idx, size_t show, const size_t *cw,
+		      unsigned width)
+{
+	char cell[4][48], h[80];
+	size_t i, used = 7, namew;   /* 7: "worse  " */
+	unsigned j, c;
+
 	for (j = 0; j < 4 * nc; j++)
 		used += cw[j] + 1;
-	used += 7; /* "worse  " */
 	namew = width > used + 20 ? width - used : 20;
 	cgp_buf_adds(b, "       ");
 	for (j = 0; j < nc; j++)
 		for (c = 0; c < 4; c++) {
-			char h[80];
-			snprintf(h, sizeof h, "%s.%s", m->events[cols[j]], head[c]);
+			snprintf(h, sizeof h, "%s.%s", m->events[cols[j]], part[c]);
 			rjust(b, h, cw[4 * j + c]);
 			cgp_buf_add(b, " ", 1);
 		}
@@ -585,6 +567,42 @@ int cgp_gate_text(struct cgp_buf *b, const struct cgp_model *m,
 		}
 		put_label(b, r, namew);
 		cgp_buf_add(b, "\n", 1);
+	}
+}
+
+int cgp_gate_text(struct cgp_buf *b, const struct cgp_model *m,
+		  const struct cgp_limit *l, size_t n, unsigned width, size_t maxrows,
+		  struct cgp_error *err)
+{
+	unsigned *cols = malloc((n + 1) * sizeof *cols), nc = 0, j;
+	size_t *idx = NULL, i, nex = 0, show = 0, *cw = NULL;
+	long nr = -1;
+
+	for (i = 0; i < n; i++)
+		nex += l[i].exceeded != 0;
+	cgp_buf_addf(b, "-- Regression check: %zu of %zu limit%s exceeded\n", nex, n,
+		     n == 1 ? "" : "s");
+	for (i = 0; i < n; i++)
+		put_verdict(b, m, &l[i]);
+	if (cols) {
+		nc = cgp_gate_columns(l, n, cols);
+		nr = cgp_gate_ranked(m, l, n, &idx);
+		cw = calloc(4 * (size_t)nc + 1, sizeof *cw);
+	}
+	if (nr < 0 || !cw) {
+		free(cols);
+		free(idx);
+		free(cw);
+		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
+	}
+	show = (size_t)nr < maxrows ? (size_t)nr : maxrows;
+	cgp_buf_adds(b, "\n-- Functions that changed most (");
+	for (j = 0; j < nc; j++)
+		cgp_buf_addf(b, "%s%s", j ? ", " : "", m->events[cols[j]]);
+	cgp_buf_addf(b, "), biggest change first: %ld changed\n", nr);
+	if (nr) {
+		table_widths(m, cols, nc, idx, show, cw);
+		put_table(b, m, cols, nc, idx, show, cw, width);
 	}
 	if ((size_t)nr > show)
 		cgp_buf_addf(b, "... and %zu more (all of them in the --json output)\n",

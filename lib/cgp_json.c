@@ -408,82 +408,80 @@ static void header(struct cgp_json *j, const struct cgp_model *m,
 	}
 }
 
-static void gate(struct cgp_json *j, const struct cgp_model *m,
-		 const struct cgp_json_info *info, int *nomem)
+/* The scope of limit x: its regex, how many functions it matched and,
+ * for each-fn=, the worst of them; null for a limit on the totals. */
+static void limit_scope(struct cgp_json *j, const struct cgp_model *m,
+			const struct cgp_limit *x)
 {
-	size_t i, *idx = NULL;
-	long nr, nex = 0;
-	unsigned *cols = malloc((info->nlimits + 1) * sizeof *cols), ncols, c;
-
-	if (!cols) {
-		*nomem = 1;
+	if (!x->scope) {
+		cgp_json_null(j);
 		return;
 	}
-	key_obj(j, "gate");
-	for (i = 0; i < info->nlimits; i++)
-		nex += info->limits[i].exceeded != 0;
-	cgp_json_key(j, "passed");
-	cgp_json_bool(j, nex == 0);
-	key_arr(j, "limits");
-	for (i = 0; i < info->nlimits; i++) {
-		const struct cgp_limit *x = &info->limits[i];
-		cgp_json_obj(j);
-		cgp_json_key(j, "spec");
-		cgp_json_cstr(j, x->spec);
-		cgp_json_key(j, "scope");
-		if (x->scope) {
+	cgp_json_obj(j);
+	cgp_json_key(j, x->scope == 'n' ? "fn" : x->scope == 'l' ? "fl" : "each_fn");
+	cgp_json_cstr(j, x->regex);
+	cgp_json_key(j, "matched");
+	cgp_json_int(j, (int64_t)x->nmatch);
+	if (x->scope == 'e') {
+		cgp_json_key(j, "worst");
+		if (x->worst >= 0) {
 			cgp_json_obj(j);
-			cgp_json_key(j, x->scope == 'n' ? "fn" : x->scope == 'l' ? "fl" : "each_fn");
-			cgp_json_cstr(j, x->regex);
-			cgp_json_key(j, "matched");
-			cgp_json_int(j, (int64_t)x->nmatch);
-			if (x->scope == 'e') {
-				cgp_json_key(j, "worst");
-				if (x->worst >= 0) {
-					cgp_json_obj(j);
-					name_member(j, "file", m->row[x->worst].file);
-					name_member(j, "function", m->row[x->worst].fn);
-					cgp_json_end(j, '}');
-				} else {
-					cgp_json_null(j);
-				}
-			}
+			name_member(j, "file", m->row[x->worst].file);
+			name_member(j, "function", m->row[x->worst].fn);
 			cgp_json_end(j, '}');
 		} else {
 			cgp_json_null(j);
 		}
-		cgp_json_key(j, "event");
-		cgp_json_cstr(j, x->event);
-		cgp_json_key(j, "kind");
-		cgp_json_cstr(j, x->percent ? "percent" : "absolute");
-		cgp_json_key(j, "old");
-		cgp_json_val(j, m, x->col, x->old);
-		cgp_json_key(j, "new");
-		cgp_json_val(j, m, x->col, x->new);
-		cgp_json_key(j, "delta");
-		cgp_json_val(j, m, x->col, x->delta);
-		cgp_json_key(j, "allowed");
-		cgp_json_val(j, m, x->col, x->allowed);
-		cgp_json_key(j, "exceeded");
-		cgp_json_bool(j, x->exceeded);
-		cgp_json_end(j, '}');
 	}
-	cgp_json_end(j, ']');
-	nr = cgp_gate_ranked(m, info->limits, info->nlimits, &idx);
-	ncols = cgp_gate_columns(info->limits, info->nlimits, cols);
+	cgp_json_end(j, '}');
+}
+
+/* One limit with its verdict. */
+static void limit(struct cgp_json *j, const struct cgp_model *m, const struct cgp_limit *x)
+{
+	cgp_json_obj(j);
+	cgp_json_key(j, "spec");
+	cgp_json_cstr(j, x->spec);
+	cgp_json_key(j, "scope");
+	limit_scope(j, m, x);
+	cgp_json_key(j, "event");
+	cgp_json_cstr(j, x->event);
+	cgp_json_key(j, "kind");
+	cgp_json_cstr(j, x->percent ? "percent" : "absolute");
+	cgp_json_key(j, "old");
+	cgp_json_val(j, m, x->col, x->old);
+	cgp_json_key(j, "new");
+	cgp_json_val(j, m, x->col, x->new);
+	cgp_json_key(j, "delta");
+	cgp_json_val(j, m, x->col, x->delta);
+	cgp_json_key(j, "allowed");
+	cgp_json_val(j, m, x->col, x->allowed);
+	cgp_json_key(j, "exceeded");
+	cgp_json_bool(j, x->exceeded);
+	cgp_json_end(j, '}');
+}
+
+/* The gated events, then every function whose gated values changed,
+ * biggest change first, with the values of the gated events only: the
+ * full rows are in the tables. */
+static void changes(struct cgp_json *j, const struct cgp_model *m,
+		    const struct cgp_json_info *info, const unsigned *cols, unsigned ncols,
+		    int *nomem)
+{
+	size_t i, *idx = NULL;
+	long nr = cgp_gate_ranked(m, info->limits, info->nlimits, &idx);
+	unsigned c;
+	int s;
+
 	if (nr < 0)
 		*nomem = 1;
 	key_arr(j, "events");
 	for (c = 0; c < ncols; c++)
 		cgp_json_cstr(j, m->events[cols[c]]);
 	cgp_json_end(j, ']');
-	/* Every function whose gated values changed, biggest change first,
-	 * with the values of the gated events only ("events" above): the
-	 * full rows are in the tables. */
 	key_arr(j, "changes");
 	for (i = 0; nr > 0 && i < (size_t)nr; i++) {
 		const struct cgp_mrow *r = &m->row[idx[i]];
-		int s;
 		cgp_json_obj(j);
 		name_member(j, "file", r->file);
 		name_member(j, "function", r->fn);
@@ -496,9 +494,32 @@ static void gate(struct cgp_json *j, const struct cgp_model *m,
 		cgp_json_end(j, '}');
 	}
 	cgp_json_end(j, ']');
-	free(cols);
-	cgp_json_end(j, '}');
 	free(idx);
+}
+
+static void gate(struct cgp_json *j, const struct cgp_model *m,
+		 const struct cgp_json_info *info, int *nomem)
+{
+	size_t i;
+	long nex = 0;
+	unsigned *cols = malloc((info->nlimits + 1) * sizeof *cols);
+
+	if (!cols) {
+		*nomem = 1;
+		return;
+	}
+	key_obj(j, "gate");
+	for (i = 0; i < info->nlimits; i++)
+		nex += info->limits[i].exceeded != 0;
+	cgp_json_key(j, "passed");
+	cgp_json_bool(j, nex == 0);
+	key_arr(j, "limits");
+	for (i = 0; i < info->nlimits; i++)
+		limit(j, m, &info->limits[i]);
+	cgp_json_end(j, ']');
+	changes(j, m, info, cols, cgp_gate_columns(info->limits, info->nlimits, cols), nomem);
+	cgp_json_end(j, '}');
+	free(cols);
 }
 
 static void annotation_summary(struct cgp_json *j, const struct cgp_model *m)

@@ -76,6 +76,42 @@ unsigned rep_width(const struct rep_opts *r, int fd)
 	return 120;
 }
 
+int64_t *rep_cc_totals(const struct cgp_profile *p, size_t *n)
+{
+	const struct cgp_table *t = &p->tab;
+	int64_t *v = xmalloc(t->ncc * p->nev + 1, sizeof *v);
+	size_t i;
+
+	for (i = 0; i < t->ncc; i++)
+		memcpy(v + i * p->nev, t->cc[i].total, p->nev * sizeof *v);
+	*n = t->ncc;
+	return v;
+}
+
+void rep_gate_text(const struct rep_opts *r, const struct cgp_model *m, int fd,
+		   struct cgp_buf *b)
+{
+	struct cgp_error err = CGP_ERROR_INIT;
+
+	if (cgp_gate_text(b, m, r->limits, r->nlimits, rep_width(r, fd), 20, &err))
+		die_cgp(&err);
+}
+
+void rep_json_info(const struct rep_opts *r, struct cgp_json_info *info,
+		   const char *program, int argc, char **argv,
+		   const struct cgp_profile *const *prof, size_t nprof)
+{
+	memset(info, 0, sizeof *info);
+	info->program = program;
+	info->argc = argc;
+	info->argv = argv;
+	info->prof = prof;
+	info->nprof = nprof;
+	info->limits = r->limits;
+	info->nlimits = r->nlimits;
+	info->gated = r->nlimits > 0;
+}
+
 void rep_release(struct rep_opts *r)
 {
 	size_t i;

@@ -33,6 +33,20 @@ struct cgp_subst *rep_fn_chain(struct rep_opts *r, struct cgp_subst *mod_fn);
 /* The width of the ranked table: --width, else the terminal's of fd, else
  * $COLUMNS, else 120. */
 unsigned rep_width(const struct rep_opts *r, int fd);
+/* A copy of the totals of p's cost centres as they are now (p->nev per
+ * cost centre, in table order; malloc'd), *n their number: the model of a
+ * diff needs one side after the other was read or subtracted.  Dies
+ * without memory. */
+int64_t *rep_cc_totals(const struct cgp_profile *p, size_t *n);
+/* The gate's text for fd: the verdicts and the 20 functions that changed
+ * most, fitted to rep_width(r, fd), appended to b; dies without memory. */
+void rep_gate_text(const struct rep_opts *r, const struct cgp_model *m, int fd,
+		   struct cgp_buf *b);
+/* Clears info and fills what cg_annotate and cg_diff fill alike: the
+ * program, its command line, the profiles read (borrowed) and the limits. */
+void rep_json_info(const struct rep_opts *r, struct cgp_json_info *info,
+		   const char *program, int argc, char **argv,
+		   const struct cgp_profile *const *prof, size_t nprof);
 void rep_release(struct rep_opts *r);
 
 #endif
