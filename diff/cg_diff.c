@@ -166,20 +166,14 @@ static void build_model(struct cgp_model *m, const struct cgp_profile *p1,
 static void write_outfile(const struct cgp_profile *p1, const struct cgp_profile *p2,
 			  char **files)
 {
-	struct cgp_outfile of;
+	static struct cgp_outfile of;   /* removed if we die (prog_outfile.c) */
 	struct cgp_error err = CGP_ERROR_INIT;
 
-	if (cgp_outfile_open(&of, out_path, &err))
-		die_cgp(&err);
-	if (of.warning.len)
-		warning("%s", of.warning.s);
+	prog_outfile_open(&of, out_path);
 	if (cgp_write_diff(&of.out, p2, files[0], files[1], p1->in[0].cmd, p2->in[0].cmd,
-			   &err)) {
-		cgp_outfile_abort(&of);
+			   &err))
 		die_cgp(&err);
-	}
-	if (cgp_outfile_commit(&of, &err))
-		die_cgp(&err);
+	prog_outfile_commit(&of);
 }
 
 /* The JSON report of the diff on out. */

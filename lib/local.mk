@@ -31,6 +31,7 @@ lib_libcgprog_a_SOURCES = \
 	lib/prog.h \
 	lib/prog_die.c \
 	lib/prog_args.c \
+	lib/prog_outfile.c \
 	lib/prog_report.h \
 	lib/prog_report.c
 lib_libcgprog_a_CPPFLAGS = -I$(top_srcdir)/lib $(PCRE2_CFLAGS)
