@@ -111,6 +111,9 @@ void cgp_buf_release(struct cgp_buf *b);
 
 /* 1 if s[0..n) is valid UTF-8 as Python's strict decoder defines it. */
 int cgp_utf8_valid(const char *s, size_t n);
+/* The length (2 to 4) of the valid UTF-8 sequence that starts s[0..n), or
+ * 0 when s[0] is ASCII or starts no valid sequence there. */
+size_t cgp_utf8_seq(const char *s, size_t n);
 /* Number of characters in s[0..n): code points of valid UTF-8, and one
  * per byte that is not part of a valid sequence (Python's len() of the
  * text decoded with errors="surrogateescape"). */

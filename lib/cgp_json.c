@@ -108,9 +108,8 @@ static void str_body(struct cgp_json *j, const char *s, size_t n)
 			continue;
 		}
 		if (c >= 0x80) {
-			/* The length of a valid sequence here, 0 if none. */
-			size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
-			if (len && i + len <= n && cgp_utf8_valid(s + i, len)) {
+			size_t len = cgp_utf8_seq(s + i, n - i);
+			if (len) {
 				i += len, run += len;
 				continue;
 			}
