@@ -208,7 +208,15 @@ if [ "${1:-}" = --check-tool ]; then
 fi
 
 status=0
-for p in annotate/cg_annotate merge/cg_merge diff/cg_diff run/cg_run; do
+# Without the tool (configure --disable-tool), cg_run and the tool are not
+# built: only the three companions are checked.
+progs="annotate/cg_annotate merge/cg_merge diff/cg_diff"
+if [ "${CG_BUILD_TOOL:-yes}" = no ]; then
+    echo "$me: no tool built (${CG_NO_TOOL_REASON:-configured without it}): cg_run and the tool not checked"
+else
+    progs="$progs run/cg_run"
+fi
+for p in $progs; do
     prog=$top_builddir/$p
     page=$top_srcdir/$p.1
     if ! [ -x "$prog" ]; then
@@ -231,7 +239,9 @@ done
 
 # The tool.
 page=$top_srcdir/cachegrind-ng.1
-if ! [ -x "$top_builddir/vg-in-place" ] || ! [ -d "$top_builddir/.in_place" ]; then
+if [ "${CG_BUILD_TOOL:-yes}" = no ]; then
+    :
+elif ! [ -x "$top_builddir/vg-in-place" ] || ! [ -d "$top_builddir/.in_place" ]; then
     echo "$me: $top_builddir/vg-in-place or .in_place is missing: build first"
     status=1
 elif ! [ -f "$page" ]; then
