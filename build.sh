@@ -53,9 +53,20 @@ install_deps() {
         exit 1
     fi
     log "installing:$missing"
-    DEBIAN_FRONTEND=noninteractive apt-get update -q
+    # A machine whose image was made while dpkg was busy refuses every
+    # install ("dpkg was interrupted") until the pending packages are
+    # configured; waiting for the lock covers a package job still running.
+    DEBIAN_FRONTEND=noninteractive dpkg --configure -a
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -q
     # shellcheck disable=SC2086
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+    if ! DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+            install -y -q --no-install-recommends $missing; then
+        log "apt-get install failed; repairing broken dependencies and retrying"
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -f install -y -q
+        # shellcheck disable=SC2086
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+            install -y -q --no-install-recommends $missing
+    fi
 }
 
 build() {
