@@ -23,9 +23,11 @@
 set -eu
 
 PACKAGES="gcc g++ make autoconf automake pkg-config valgrind gcc-multilib
+PACKAGES="gcc g++ make autoconf automake pkg-config valgrind gcc-multilib
 g++-multilib libc6-dev libpcre2-dev libelf-dev libdw-dev libcapstone-dev
 libiberty-dev elfutils binutils clang
-libclang-rt-14-dev time bzip2 sqlite3 file strace man-db"
+libclang-rt-14-dev time bzip2 sqlite3 file strace man-db jq
+python3-jsonschema"
 
 here=$(cd "$(dirname "$0")" && pwd -P)
 cd "$here"
@@ -53,9 +55,20 @@ install_deps() {
         exit 1
     fi
     log "installing:$missing"
-    DEBIAN_FRONTEND=noninteractive apt-get update -q
+    # A machine whose image was made while dpkg was busy refuses every
+    # install ("dpkg was interrupted") until the pending packages are
+    # configured; waiting for the lock covers a package job still running.
+    DEBIAN_FRONTEND=noninteractive dpkg --configure -a
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -q
     # shellcheck disable=SC2086
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+    if ! DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+            install -y -q --no-install-recommends $missing; then
+        log "apt-get install failed; repairing broken dependencies and retrying"
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -f install -y -q
+        # shellcheck disable=SC2086
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+            install -y -q --no-install-recommends $missing
+    fi
 }
 
 build() {

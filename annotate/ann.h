@@ -7,8 +7,11 @@
 #define ANN_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cgp.h"
+#include "cgp_model.h"
+#include "prog_report.h"
 
 /* Annotation-summary buckets, in their printing order. */
 enum {
@@ -24,13 +27,27 @@ struct ann {
 	char *show_arg, *sort_arg;     /* raw "A,B,C", or NULL */
 	char **files; size_t nfiles;
 	int argc; char **argv;
+	/* Our options (docs/manual/ci.md): limits, --derive, --normalize,
+	 * --json; --json-lines, --show-old-new, --source-prefix-map. */
+	struct rep_opts rep;
+	int json_lines, old_new, threshold_given;
+	char **prefix_map; size_t nprefix_map;   /* "OLD=NEW", from argv */
 
 	/* Derived. */
 	unsigned *show; unsigned nshow;  /* event indices of the columns */
 	unsigned *sort; unsigned nsort;  /* event indices of the sort keys */
 	struct cgp_profile prof;
-	unsigned nev;
-	const int64_t *summary;
+	unsigned nev;                    /* columns: recorded, then derived */
+	unsigned nrec;                   /* recorded events */
+	char **events;                   /* nev names */
+	unsigned char *ratio;            /* per column: in thousandths */
+	const int64_t *summary;          /* nev values */
+	/* --diff: the cost centres' totals and the summary after the first
+	 * file (= minus the old counts), for the model's old and new. */
+	int64_t *snap, *snap_summary; size_t nsnap;
+	/* What the File:function and Function:file tables, the gate, the
+	 * --show-old-new tables and the JSON render from (ann_model.c). */
+	struct cgp_model model; int have_model;
 	/* Per file of prof.tab.file (same index): 1 if the File:function
 	 * section lists it, so that its source is annotated. */
 	unsigned char *selected;
@@ -97,5 +114,24 @@ void asm_release(struct ann *a);
 
 /* Checked sum a += b over nev events; dies on overflow. */
 void add_counts(int64_t *a, const int64_t *b, unsigned nev);
+/* acc += v over the recorded events, then acc's derived columns
+ * recomputed; dies on overflow. */
+void add_row(const struct ann *a, int64_t *acc, const int64_t *v);
+/* Row i of a line table into v (nev values). */
+void line_values(const struct ann *a, const struct cgp_lines *t, size_t i, int64_t *v);
+/* Fills the derived columns of v; dies on overflow. */
+void derive(const struct ann *a, int64_t *v);
+
+/* ann_model.c: the model, the gate, the old/new tables, the JSON. */
+void model_build(struct ann *a);
+void report_old_new(struct ann *a);
+void report_gate(struct ann *a);
+void report_json(struct ann *a);
+/* A stream that discards what is written (to run the text report for its
+ * side effects: the buckets and the files above the threshold). */
+FILE *sink_stream(void);
+/* The path to open for a source file named name (--source-prefix-map),
+ * malloc'd. */
+char *source_path(const struct ann *a, const struct cgp_name *name);
 
 #endif

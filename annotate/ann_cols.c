@@ -21,6 +21,35 @@ void add_counts(int64_t *a, const int64_t *b, unsigned nev)
 			die(1, "a total exceeds the 64-bit range");
 }
 
+void derive(const struct ann *a, int64_t *v)
+{
+	struct cgp_error err = CGP_ERROR_INIT;
+
+	if (a->nev != a->nrec && cgp_derives_eval(&a->rep.der, v, a->nrec, &err))
+		die_cgp(&err);
+}
+
+void add_row(const struct ann *a, int64_t *acc, const int64_t *v)
+{
+	add_counts(acc, v, a->nrec);
+	derive(a, acc);
+}
+
+void line_values(const struct ann *a, const struct cgp_lines *t, size_t i, int64_t *v)
+{
+	cgp_lines_get(t, i, v);
+	derive(a, v);
+}
+
+/* The text of count v of column e: with thousands separators; a ratio
+ * column in thousandths with three decimals. */
+static size_t fmt_count(const struct ann *a, unsigned e, char *buf, int64_t v)
+{
+	if (!a->ratio[e])
+		return cgp_fmt_commas(buf, v);
+	return cgp_fmt_ratio(buf, v, 1);
+}
+
 /* Python '{:.1f}' of v*100/s. */
 static size_t fmt_perc(char *buf, int64_t v, int64_t s)
 {
@@ -79,12 +108,15 @@ void cols_init(struct cols *c, const struct ann *a, int outer)
 	c->p2w = xcalloc(a->nshow, sizeof *c->p2w);
 }
 
-/* Widens each range [lo[k], hi[k]] to take in v[k]. */
-static void widen(int64_t *lo, int64_t *hi, const int64_t *v, unsigned nev)
+/* Widens each range [lo[k], hi[k]] to take in v[k] (a ratio without a
+ * value, CGP_NA, takes no room: it prints as "n/a"). */
+static void widen(const struct ann *a, int64_t *lo, int64_t *hi, const int64_t *v)
 {
 	unsigned k;
 
-	for (k = 0; k < nev; k++) {
+	for (k = 0; k < a->nev; k++) {
+		if (a->ratio[k] && v[k] == CGP_NA)
+			continue;
 		if (v[k] < lo[k])
 			lo[k] = v[k];
 		if (v[k] > hi[k])
@@ -94,12 +126,12 @@ static void widen(int64_t *lo, int64_t *hi, const int64_t *v, unsigned nev)
 
 void cols_see(struct cols *c, const struct ann *a, const int64_t *v)
 {
-	widen(c->min, c->max, v, a->nev);
+	widen(a, c->min, c->max, v);
 }
 
 void cols_see_cumul(struct cols *c, const struct ann *a, const int64_t *v)
 {
-	widen(c->cmin, c->cmax, v, a->nev);
+	widen(a, c->cmin, c->cmax, v);
 }
 
 static size_t max2(size_t x, size_t y)
@@ -115,8 +147,10 @@ void cols_finish(struct cols *c, const struct ann *a)
 	for (i = 0; i < a->nshow; i++) {
 		unsigned e = a->show[i];
 		int64_t s = a->summary[e];
-		c->cw[i] = max2(cgp_fmt_commas(b1, c->min[e]), cgp_fmt_commas(b2, c->max[e]));
-		if (!a->percs) {
+		c->cw[i] = max2(fmt_count(a, e, b1, c->min[e]), fmt_count(a, e, b2, c->max[e]));
+		if (a->ratio[e] && c->cw[i] < 3)
+			c->cw[i] = 3;   /* "n/a" */
+		if (!a->percs || a->ratio[e]) {
 			c->p1w[i] = c->p2w[i] = 0;
 		} else if (c->outer) {
 			c->p1w[i] = max2(perc_outer1(b1, c->min[e], s),
@@ -157,7 +191,7 @@ static void rjust(const char *s, size_t len, size_t width)
 
 static size_t name_len(const struct ann *a, unsigned e)
 {
-	const char *n = a->prof.events[e];
+	const char *n = a->events[e];
 
 	return cgp_utf8_len(n, strlen(n));
 }
@@ -171,7 +205,7 @@ void put_header(const struct cols *c, const struct ann *a, const char *prefix,
 	for (i = 0; i < a->nshow; i++) {
 		size_t nl = name_len(a, a->show[i]);
 		size_t w = max2(nl, c->cw[i] + c->p1w[i] + c->p2w[i]);
-		fputs(a->prof.events[a->show[i]], stdout);
+		fputs(a->events[a->show[i]], stdout);
 		pad(w - nl, '_');
 		putchar(' ');
 	}
@@ -201,8 +235,10 @@ void put_cells(const struct cols *c, const struct ann *a, const int64_t *v,
 
 	for (i = 0; i < a->nshow; i++) {
 		unsigned e = a->show[i];
-		size_t cl = cgp_fmt_commas(cnt, v[e]), l1 = 0, l2 = 0;
-		if (a->percs && cumul) {
+		size_t cl = fmt_count(a, e, cnt, v[e]), l1 = 0, l2 = 0;
+		if (a->ratio[e]) {
+			/* no percentages of a ratio */
+		} else if (a->percs && cumul) {
 			l1 = perc_outer1(p1, v[e], a->summary[e]);
 			l2 = perc_outer2(p2, cumul[e], a->summary[e]);
 		} else if (a->percs) {

@@ -47,8 +47,8 @@ static void add_all(struct ann *a, const struct cgp_lines *t, int b)
 	size_t i;
 
 	for (i = 0; i < t->n; i++) {
-		cgp_lines_get(t, i, v);
-		add_counts(a->bucket[b], v, a->nev);
+		line_values(a, t, i, v);
+		add_row(a, a->bucket[b], v);
 	}
 	free(v);
 }
@@ -117,13 +117,16 @@ static void newer_warning(struct ann *a, const struct cgp_file *f)
 	size_t i, j;
 	struct stat st;
 
-	for (i = 0; i < f->norig; i++)
-		if (stat(f->orig[i]->s, &st) == 0) {
+	for (i = 0; i < f->norig; i++) {
+		char *path = source_path(a, f->orig[i]);
+		if (stat(path, &st) == 0) {
 			int64_t t = (int64_t)st.st_mtim.tv_sec * 1000000000 +
 				    st.st_mtim.tv_nsec;
 			if (t < m)
 				m = t;
 		}
+		free(path);
+	}
 	for (i = 0; i < a->prof.nin; i++) {
 		if (a->prof.in[i].mtime_ns >= m)
 			continue;
@@ -286,9 +289,9 @@ static int print_range(struct annot *st, size_t first, int64_t lo, int64_t hi)
 		while (first < x->n && x->row[first].line < j)
 			first++;
 		if (first < x->n && x->row[first].line == j) {
-			cgp_lines_get(&st->f->lines, x->row[first].idx, st->v);
+			line_values(st->a, &st->f->lines, x->row[first].idx, st->v);
 			put_cells(&st->c, st->a, st->v, NULL);
-			add_counts(st->a->bucket[B_KNOWN], st->v, st->a->nev);
+			add_row(st->a, st->a->bucket[B_KNOWN], st->v);
 			st->printed[first] = 1;
 		} else {
 			put_missing_cells(&st->c, st->a);
@@ -318,10 +321,10 @@ static void print_bogus(struct annot *st)
 	for (i = 0; i < x->n; i++) {
 		if (st->printed[i])
 			continue;
-		cgp_lines_get(&st->f->lines, x->row[i].idx, st->v);
+		line_values(st->a, &st->f->lines, x->row[i].idx, st->v);
 		put_cells(&st->c, st->a, st->v, NULL);
 		printf(" <bogus line %lld>\n", (long long)x->row[i].line);
-		add_counts(st->a->bucket[B_KNOWN], st->v, st->a->nev);
+		add_row(st->a, st->a->bucket[B_KNOWN], st->v);
 	}
 	putchar('\n');
 	fputs(at_line, stdout);
@@ -348,17 +351,17 @@ static void annotate_file(struct ann *a, const struct cgp_file *f,
 	st.v = xmalloc(a->nev, sizeof *st.v);
 	cols_init(&st.c, a, 0);
 	for (i = 0; i < f->lines.n; i++) {
-		cgp_lines_get(&f->lines, i, st.v);
+		line_values(a, &f->lines, i, st.v);
 		cols_see(&st.c, a, st.v);
 	}
 	cols_finish(&st.c, a);
 	put_header(&st.c, a, "", "");
 	putchar('\n');
 	if (x->line0 >= 0) {
-		cgp_lines_get(&f->lines, (size_t)x->line0, st.v);
+		line_values(a, &f->lines, (size_t)x->line0, st.v);
 		put_cells(&st.c, a, st.v, NULL);
 		fputs(" <unknown (line 0)>\n\n", stdout);
-		add_counts(a->bucket[B_LINE0], st.v, a->nev);
+		add_row(a, a->bucket[B_LINE0], st.v);
 	}
 	for (i = 0; i < x->n;) {
 		size_t first = i;
@@ -390,12 +393,18 @@ static void one_file(struct ann *a, struct cgp_file *f)
 	struct rows x;
 	size_t i;
 	int same = 1;
+	char *path;
 
 	qsort(f->orig, f->norig, sizeof *f->orig, cmp_name_ptr);
-	for (i = 1; i < f->norig && same == 1; i++)
-		same = same_file(f->orig[i - 1]->s, f->orig[i]->s);
+	for (i = 1; i < f->norig && same == 1; i++) {
+		char *p1 = source_path(a, f->orig[i - 1]), *p2 = source_path(a, f->orig[i]);
+		same = same_file(p1, p2);
+		free(p1);
+		free(p2);
+	}
 	rows_init(&x, &f->lines);
-	if (same == 1 && cgp_reader_open(&r, f->orig[0]->s, CGP_MAX_LINE, &err)) {
+	path = source_path(a, f->orig[0]);
+	if (same == 1 && cgp_reader_open(&r, path, CGP_MAX_LINE, &err)) {
 		cgp_error_release(&err);
 		same = -1;
 	} else if (same == 1) {
@@ -420,6 +429,7 @@ static void one_file(struct ann *a, struct cgp_file *f)
 		cgp_reader_release(&r);
 	}
 	free(x.row);
+	free(path);
 }
 
 static int cmp_file_ptr(const void *p, const void *q)
@@ -473,14 +483,14 @@ void report_annotation_summary(struct ann *a)
 	for (b = 0; b < B_COUNT; b++) {
 		put_cells(&c, a, a->bucket[b], NULL);
 		printf(" %s\n", label[b]);
-		add_counts(sum, a->bucket[b], a->nev);
+		add_row(a, sum, a->bucket[b]);
 	}
 	putchar('\n');
 	cols_release(&c);
-	if (memcmp(sum, a->summary, a->nev * sizeof *sum)) {
+	if (memcmp(sum, a->summary, a->nrec * sizeof *sum)) {
 		struct cgp_buf s1 = CGP_BUF_INIT(SIZE_MAX / 2), s2 = CGP_BUF_INIT(SIZE_MAX / 2);
-		cgp_buf_add_pylist(&s1, a->summary, a->nev);
-		cgp_buf_add_pylist(&s2, sum, a->nev);
+		cgp_buf_add_pylist(&s1, a->summary, a->nrec);
+		cgp_buf_add_pylist(&s2, sum, a->nrec);
 		finish_stdout();
 		die(1, "`summary:` line doesn't match computed annotated counts\n"
 		       "- summary:   %s\n- annotated: %s", s1.s ? s1.s : "[]",

@@ -31,23 +31,12 @@ struct outer {
  * argument); set by report_summaries(), owns nothing. */
 static const struct ann *sort_ann;
 
-static uint64_t uabs(int64_t v)
-{
-	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-}
-
-/* Descending by (|v[k]| for the sort events, name). */
+/* Descending by (|v[k]| for the sort events, name), as the model sorts. */
 static int cmp_key(const int64_t *x, const struct cgp_name *xn, const int64_t *y,
 		   const struct cgp_name *yn)
 {
-	unsigned i;
-
-	for (i = 0; i < sort_ann->nsort; i++) {
-		uint64_t a = uabs(x[sort_ann->sort[i]]), b = uabs(y[sort_ann->sort[i]]);
-		if (a != b)
-			return a < b ? 1 : -1;
-	}
-	return -cgp_name_cmp(xn, yn);
+	return cgp_model_cmp(&sort_ann->model, sort_ann->sort, sort_ann->nsort, x, xn,
+			     y, yn);
 }
 
 static int cmp_inner(const void *p, const void *q)
@@ -64,11 +53,10 @@ static int cmp_outer(const void *p, const void *q)
 	return cmp_key(x->total, x->name, y->total, y->name);
 }
 
-/* Python's exact "abs(v) >= t" for an int and a float t >= 0. */
-static int abs_ge(int64_t v, double t)
+/* Python's exact "abs(v) >= t" for an int (a magnitude a) and a float
+ * t >= 0. */
+static int abs_ge(uint64_t a, double t)
 {
-	uint64_t a = uabs(v);
-
 	if (isnan(t))
 		return 0;
 	if (t >= 18446744073709551616.0)
@@ -84,7 +72,7 @@ static size_t filter_sort(struct ann *a, struct outer *o, double tcount)
 	unsigned p = a->sort[0];
 
 	for (i = 0; i < o->nin; i++)
-		if (abs_ge(o->in[i].v[p], tcount))
+		if (abs_ge(cgp_model_mag(&a->model, p, o->in[i].v[p]), tcount))
 			o->in[k++] = o->in[i];
 	o->nin = k;
 	if (!k) {
@@ -110,7 +98,7 @@ static void print_section(struct ann *a, struct outer *o, size_t n,
 		cols_see(&c, a, o[i].total);
 		for (j = 0; j < o[i].nin; j++)
 			cols_see(&c, a, o[i].in[j].v);
-		add_counts(cumul, o[i].total, a->nev);
+		add_row(a, cumul, o[i].total);
 		cols_see_cumul(&c, a, cumul);
 	}
 	cols_finish(&c, a);
@@ -120,7 +108,7 @@ static void print_section(struct ann *a, struct outer *o, size_t n,
 	put_header(&c, a, "  ", suffix);
 	putchar('\n');
 	for (i = 0; i < n; i++) {
-		add_counts(cumul, o[i].total, a->nev);
+		add_row(a, cumul, o[i].total);
 		fputs(marker, stdout);
 		put_cells(&c, a, o[i].total, cumul);
 		putchar(' ');
@@ -152,92 +140,128 @@ static void print_section(struct ann *a, struct outer *o, size_t n,
 
 static double threshold_count(const struct ann *a)
 {
-	int64_t s = a->summary[a->sort[0]];
-	double as = s < 0 ? -(double)s : (double)s;
+	unsigned k = a->sort[0];
+	double as = (double)cgp_model_mag(&a->model, k, a->summary[k]);
 
 	return a->threshold * as / 100;
 }
 
-/* File:function: outer = files (not the scratch one), inner = functions. */
-static void file_function(struct ann *a)
+/* The values a row or group of the model shows here: its counts, or in a
+ * diff its deltas (the model's third side). */
+static const int64_t *shown(const struct ann *a, const int64_t *v)
+{
+	return a->model.diff ? v + 2 * (size_t)a->model.ncol : v;
+}
+
+/* A copy of a group's values, owned by the struct outer. */
+static int64_t *total_of(const struct ann *a, const struct cgp_mgroup *g)
+{
+	int64_t *t = xmalloc(a->nev, sizeof *t);
+
+	memcpy(t, shown(a, g->v), a->nev * sizeof *t);
+	return t;
+}
+
+static int cmp_file_addr(const void *p, const void *q)
+{
+	uintptr_t x = (uintptr_t)(*(const struct cgp_file *const *)p)->name;
+	uintptr_t y = (uintptr_t)(*(const struct cgp_file *const *)q)->name;
+
+	return (x > y) - (x < y);
+}
+
+/* The table's files sorted by the address of their names (the model names
+ * a file by its entry's interned name), for select_file. */
+static const struct cgp_file **files_by_name(const struct cgp_table *t)
+{
+	const struct cgp_file **v = xmalloc(t->nfile + 1, sizeof *v);
+	size_t i;
+
+	for (i = 0; i < t->nfile; i++)
+		v[i] = &t->file[i];
+	qsort(v, t->nfile, sizeof *v, cmp_file_addr);
+	return v;
+}
+
+/* Marks the file entry named name in a->selected. */
+static void select_file(struct ann *a, const struct cgp_file **by_name,
+			const struct cgp_name *name)
 {
 	const struct cgp_table *t = &a->prof.tab;
-	struct outer *o = xcalloc(t->nfile, sizeof *o);
+	struct cgp_file key = { .name = name };
+	const struct cgp_file *kp = &key, **f;
+
+	f = bsearch(&kp, by_name, t->nfile, sizeof *by_name, cmp_file_addr);
+	if (f)
+		a->selected[*f - t->file] = 1;
+}
+
+/* File:function: outer = the model's files (not the scratch one), inner =
+ * their functions. */
+static void file_function(struct ann *a)
+{
+	const struct cgp_model *m = &a->model;
+	struct outer *o = xcalloc(m->nfile + 1, sizeof *o);
+	const struct cgp_file **by_name = files_by_name(&a->prof.tab);
 	size_t i, j, n = 0;
 	double tc = threshold_count(a);
 
-	a->selected = xcalloc(t->nfile + 1, 1);
-	for (i = 0; i < t->nfile; i++) {
-		const struct cgp_file *f = &t->file[i];
+	a->selected = xcalloc(a->prof.tab.nfile + 1, 1);
+	for (i = 0; i < m->nfile; i++) {
+		const struct cgp_mgroup *g = &m->file[i];
 		struct outer *x = &o[n];
-		x->name = f->name;
-		x->total = xcalloc(a->nev, sizeof *x->total);
-		x->in = xmalloc(f->nccs, sizeof *x->in);
-		for (j = 0; j < f->nccs; j++) {
-			const struct cgp_cc *c = &t->cc[f->ccs[j]];
-			add_counts(x->total, c->total, a->nev);
-			x->in[x->nin].name = c->fn;
-			x->in[x->nin++].v = c->total;
+		x->name = g->name;
+		x->total = total_of(a, g);
+		x->in = xmalloc(g->nrows, sizeof *x->in);
+		for (j = 0; j < g->nrows; j++) {
+			const struct cgp_mrow *r = &m->row[g->rows[j]];
+			x->in[x->nin].name = r->fn;
+			x->in[x->nin++].v = shown(a, r->v);
 		}
 		if (filter_sort(a, x, tc)) {
-			a->selected[i] = 1;
+			select_file(a, by_name, g->name);
 			n++;
 		}
 	}
 	print_section(a, o, n, "File:function summary", "< ", " file:function");
 	free(o);
+	free(by_name);
 }
 
-static int cmp_by_fn(const void *p, const void *q)
-{
-	const struct cgp_cc *x = *(const struct cgp_cc *const *)p;
-	const struct cgp_cc *y = *(const struct cgp_cc *const *)q;
-	int c = cgp_name_cmp(x->fn, y->fn);
-
-	return c ? c : cgp_name_cmp(x->file, y->file);
-}
-
-/* Function:file: outer = functions, inner = files ("" for counts before
- * any fl=, merged with a real file called ""). */
+/* Function:file: outer = the model's functions, inner = their files (""
+ * for counts before any fl=, merged with a real file called "": the
+ * model's rows of a function with the same file come together). */
 static void function_file(struct ann *a)
 {
-	const struct cgp_table *t = &a->prof.tab;
-	const struct cgp_cc **cc = xmalloc(t->ncc + 1, sizeof *cc);
-	struct outer *o = xcalloc(t->ncc + 1, sizeof *o);
-	int64_t *merged = xcalloc((t->ncc + 1) * (size_t)a->nev, sizeof *merged);
-	size_t i, n = 0, ncc = 0, nmerged = 0;
+	const struct cgp_model *m = &a->model;
+	struct outer *o = xcalloc(m->nfunc + 1, sizeof *o);
+	int64_t *merged = xcalloc((m->nrow + 1) * (size_t)a->nev, sizeof *merged);
+	size_t i, j, n = 0, nmerged = 0;
 	double tc = threshold_count(a);
 
-	for (i = 0; i < t->ncc; i++)
-		if (!(t->cc[i].flags & CGP_CC_NOFN))
-			cc[ncc++] = &t->cc[i];
-	qsort(cc, ncc, sizeof *cc, cmp_by_fn);
-	for (i = 0; i < ncc;) {
+	for (i = 0; i < m->nfunc; i++) {
+		const struct cgp_mgroup *g = &m->func[i];
 		struct outer *x = &o[n];
-		size_t j = i;
-		x->name = cc[i]->fn;
-		x->total = xcalloc(a->nev, sizeof *x->total);
-		while (j < ncc && cc[j]->fn == x->name)
-			j++;
-		x->in = xmalloc(j - i, sizeof *x->in);
-		for (; i < j; i++) {
-			add_counts(x->total, cc[i]->total, a->nev);
-			if (x->nin && x->in[x->nin - 1].name == cc[i]->file) {
-				int64_t *m = merged + nmerged++ * a->nev;
-				memcpy(m, x->in[x->nin - 1].v, a->nev * sizeof *m);
-				add_counts(m, cc[i]->total, a->nev);
-				x->in[x->nin - 1].v = m;
+		x->name = g->name;
+		x->total = total_of(a, g);
+		x->in = xmalloc(g->nrows, sizeof *x->in);
+		for (j = 0; j < g->nrows; j++) {
+			const struct cgp_mrow *r = &m->row[g->rows[j]];
+			if (x->nin && x->in[x->nin - 1].name == r->file) {
+				int64_t *v = merged + nmerged++ * a->nev;
+				memcpy(v, x->in[x->nin - 1].v, a->nev * sizeof *v);
+				add_row(a, v, shown(a, r->v));
+				x->in[x->nin - 1].v = v;
 				continue;
 			}
-			x->in[x->nin].name = cc[i]->file;
-			x->in[x->nin++].v = cc[i]->total;
+			x->in[x->nin].name = r->file;
+			x->in[x->nin++].v = shown(a, r->v);
 		}
 		if (filter_sort(a, x, tc))
 			n++;
 	}
 	print_section(a, o, n, "Function:file summary", "> ", " function:file");
 	free(o);
-	free(cc);
 	free(merged);
 }
 
@@ -256,6 +280,25 @@ void report_summaries(struct ann *a)
 	fputs(" PROGRAM TOTALS\n\n", stdout);
 	cols_release(&c);
 
+	/* The tables render from the model; built here, after the Summary,
+	 * unless an option needed it earlier, so that an overflow of a
+	 * file's total stops the report where it always did. */
+	if (!a->have_model)
+		model_build(a);
+	if (a->old_new) {
+		/* The legacy tables run into a sink for their side effect
+		 * (the files above the threshold, for the annotation), then
+		 * the model's tables are printed. */
+		FILE *real = stdout;
+		fflush(stdout);
+		stdout = sink_stream();
+		file_function(a);
+		function_file(a);
+		fclose(stdout);
+		stdout = real;
+		report_old_new(a);
+		return;
+	}
 	file_function(a);
 	function_file(a);
 }

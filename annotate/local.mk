@@ -20,8 +20,9 @@ annotate_cg_annotate_SOURCES = \
 	annotate/ann_source.c \
 	annotate/ann_inline.c \
 	annotate/ann_asm.c \
+	annotate/ann_model.c \
 	$(ANN_OBJ_SOURCES)
-annotate_cg_annotate_CPPFLAGS = -I$(top_srcdir)/lib
+annotate_cg_annotate_CPPFLAGS = -I$(top_srcdir)/lib $(PCRE2_CFLAGS)
 annotate_cg_annotate_CFLAGS = $(HOST_WARN_CFLAGS) $(ANN_OBJ_CFLAGS)
 annotate_cg_annotate_LDADD = $(CGP_LDADD) $(ANN_OBJ_LIBS)
 man_MANS += annotate/cg_annotate.1

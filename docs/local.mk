@@ -20,8 +20,10 @@ dist_doc_DATA += \
 	docs/manual/cg_merge.md \
 	docs/manual/cg_diff.md \
 	docs/manual/cg_run.md \
+	docs/manual/ci.md \
 	docs/manual/simulation.md \
-	docs/manual/differences.md
+	docs/manual/differences.md \
+	docs/manual/report.schema.json
 
 manualexamplesdir = $(docdir)/examples
 dist_manualexamples_DATA = \

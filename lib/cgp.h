@@ -131,6 +131,9 @@ void cgp_buf_release(struct cgp_buf *b);
 
 /* 1 if s[0..n) is valid UTF-8 as Python's strict decoder defines it. */
 int cgp_utf8_valid(const char *s, size_t n);
+/* The length (2 to 4) of the valid UTF-8 sequence that starts s[0..n), or
+ * 0 when s[0] is ASCII or starts no valid sequence there. */
+size_t cgp_utf8_seq(const char *s, size_t n);
 /* Number of characters in s[0..n): code points of valid UTF-8, and one
  * per byte that is not part of a valid sequence (Python's len() of the
  * text decoded with errors="surrogateescape"). */
@@ -310,14 +313,21 @@ struct cgp_file {
 	size_t nccs, cccap;
 };
 
+/* Zeroed int64 vectors carved from blocks that are freed together (a
+ * table's totals, a report model's values); cgp_int.h has its functions.
+ * All zero is an empty pool. */
+struct cgp_pool {
+	int64_t *next; size_t left;               /* the current block's rest */
+	struct cgp_pool_block *blocks;
+};
+
 struct cgp_table {
 	unsigned nev;
 	struct cgp_names names;
 	struct cgp_cc *cc;  size_t ncc, cccap;
 	uint32_t *ccindex;  size_t ccmask;       /* hash of cc: index + 1 */
 	struct cgp_file *file; size_t nfile, filecap;
-	int64_t *pool; size_t poolleft;           /* current block of totals */
-	struct cgp_pool_block *blocks;
+	struct cgp_pool totals;                   /* of the cost centres */
 	struct cgp_object *obj; size_t nobj, objcap;  /* first-seen order */
 };
 
@@ -340,7 +350,9 @@ struct cgp_subst;  /* opaque, see cgp_subst.c */
 
 /* Parses "s/PATTERN/REPLACEMENT/FLAGS" (FLAGS: "", "g", "i", "gi" or "ig";
  * "\/" stands for "/" in PATTERN and REPLACEMENT), compiles the pattern
- * and checks the replacement template.  Returns NULL with a message
+ * and checks the replacement template.  Another ASCII punctuation
+ * character than "/" may stand for the delimiter ("s|a|b|", an extension;
+ * "\|" is then a literal "|").  Returns NULL with a message
  * (CGP_EUSAGE) when the text is not of that form ("not of the form
  * s/regex/replacement/[gi]") or the regex or template is bad. */
 struct cgp_subst *cgp_subst_new(const char *expr, struct cgp_error *err);
@@ -348,6 +360,10 @@ struct cgp_subst *cgp_subst_new(const char *expr, struct cgp_error *err);
  * CGP_EUSAGE if matching fails (e.g. the match limit). */
 int cgp_subst_apply(const struct cgp_subst *x, const char *s, size_t n,
 		    struct cgp_buf *out, struct cgp_error *err);
+/* Makes then run on the result of first (and of whatever first already
+ * chains to); returns the chain's head (then, if first is NULL).  The
+ * chain owns then: cgp_subst_free() of the head frees all. */
+struct cgp_subst *cgp_subst_chain(struct cgp_subst *first, struct cgp_subst *then);
 void cgp_subst_free(struct cgp_subst *x);
 
 /* ------------------------------------------------------------------------ */

@@ -45,6 +45,11 @@ int cgp_events_equal(char *const *a, unsigned na, char *const *b, unsigned nb);
 /* Sets err to "events in data files don't match (path1 and path2)" and
  * returns CGP_EEVENTS (cgp_read.c). */
 int cgp_error_events(struct cgp_error *err, const char *path1, const char *path2);
+/* n zeroed values from pool p, taken from a new block (of room for
+ * nblock such vectors) when the current one is full; NULL without
+ * memory.  They live until cgp_pool_release(). */
+int64_t *cgp_pool_alloc(struct cgp_pool *p, size_t n, size_t nblock);
+void cgp_pool_release(struct cgp_pool *p);
 /* Grows *p (*cap elements of size elem) to hold at least n + 1; 0 or -1. */
 int cgp_grow_array(void **p, size_t *cap, size_t n, size_t elem);
 

@@ -48,6 +48,7 @@ struct cgp_subst {
 	struct piece *pieces;
 	size_t npieces;
 	struct cgp_buf lit;   /* literal text of the template */
+	struct cgp_subst *next;  /* applied to this one's result, or NULL */
 };
 
 static int add_piece(struct cgp_subst *x, int group, const char *t, size_t n)
@@ -259,8 +260,9 @@ static int parse_template(struct cgp_subst *x, const char *r, struct cgp_error *
 	return 0;
 }
 
-/* Copy of t[0..n) with every "\/" replaced by "/". */
-static char *unescape_slashes(const char *t, size_t n)
+/* Copy of t[0..n) with every backslash-delimiter ("\/" for "/")
+ * replaced by the delimiter. */
+static char *unescape_slashes(const char *t, size_t n, char delim)
 {
 	char *d = malloc(n + 1), *q = d;
 	size_t i;
@@ -268,12 +270,22 @@ static char *unescape_slashes(const char *t, size_t n)
 	if (!d)
 		return NULL;
 	for (i = 0; i < n; i++) {
-		if (t[i] == '\\' && i + 1 < n && t[i + 1] == '/')
+		if (t[i] == '\\' && i + 1 < n && t[i + 1] == delim)
 			i++;
 		*q++ = t[i];
 	}
 	*q = '\0';
 	return d;
+}
+
+/* The delimiter after "s": "/" as upstream has it, or (an extension) any
+ * other ASCII punctuation but the backslash, so that "s|/usr/|/opt/|"
+ * needs no escapes.  Every text upstream accepts starts with "s/", so its
+ * meaning is unchanged; the others were errors there. */
+static int is_delim(char c)
+{
+	return c > ' ' && c < 0x7f && c != '\\' && !(c >= '0' && c <= '9') &&
+	       !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z');
 }
 
 static int valid_flags(const char *f, size_t n)
@@ -283,36 +295,40 @@ static int valid_flags(const char *f, size_t n)
 }
 
 /* Where the parts of "s/PATTERN/REPLACEMENT/FLAGS" are: in t[0..n), the
- * text after "s/", the pattern ends at pe and the replacement at re. */
+ * text after "s/", the pattern ends at pe and the replacement at re;
+ * delim is the delimiter ("/", or another, see is_delim). */
 struct parts {
 	const char *t;
 	size_t n, pe, re;
+	char delim;
 };
 
 /* Finds the parts of expr as upstream's regular expression does: greedy,
- * the longest pattern, then the longest replacement; a "/" after a
+ * the longest pattern, then the longest replacement; a delimiter after a
  * backslash is part of the text.  0, or -1 if expr is not of the form. */
 static int split_expr(const char *expr, struct parts *x)
 {
 	size_t n = strlen(expr), pe, re;
 	const char *t;
+	char delim;
 
 	/* Python's "$" also matches before one final newline; "." never
 	 * matches a newline, so no other newline may occur. */
 	if (n && expr[n - 1] == '\n')
 		n--;
-	if (n < 2 || memcmp(expr, "s/", 2) || memchr(expr, '\n', n))
+	if (n < 2 || expr[0] != 's' || !is_delim(expr[1]) || memchr(expr, '\n', n))
 		return -1;
+	delim = expr[1];
 	t = expr + 2;
 	n -= 2;
 	for (pe = n; pe-- > 0;) {
-		if (t[pe] != '/' || (pe > 0 && t[pe - 1] == '\\'))
+		if (t[pe] != delim || (pe > 0 && t[pe - 1] == '\\'))
 			continue;
 		for (re = n; re-- > pe + 1;) {
-			if (t[re] != '/' || t[re - 1] == '\\')
+			if (t[re] != delim || t[re - 1] == '\\')
 				continue;
 			if (valid_flags(t + re + 1, n - re - 1)) {
-				*x = (struct parts){ t, n, pe, re };
+				*x = (struct parts){ t, n, pe, re, delim };
 				return 0;
 			}
 		}
@@ -373,8 +389,8 @@ struct cgp_subst *cgp_subst_new(const char *expr, struct cgp_error *err)
 	if (memchr(flags, 'i', nflags))
 		opts |= PCRE2_CASELESS;
 	x->global = memchr(flags, 'g', nflags) != NULL;
-	pat = unescape_slashes(pt.t, pt.pe);
-	rep = unescape_slashes(pt.t + pt.pe + 1, pt.re - pt.pe - 1);
+	pat = unescape_slashes(pt.t, pt.pe, pt.delim);
+	rep = unescape_slashes(pt.t + pt.pe + 1, pt.re - pt.pe - 1, pt.delim);
 	if (pat && rep)
 		rc = compile(x, pat, rep, opts, err);
 	free(pat);
@@ -411,8 +427,9 @@ static int expand(const struct cgp_subst *x, const char *s, struct cgp_buf *out)
 	return 0;
 }
 
-int cgp_subst_apply(const struct cgp_subst *x, const char *s, size_t n,
-		    struct cgp_buf *out, struct cgp_error *err)
+/* One expression of a chain applied to s[0..n), result appended to out. */
+static int apply_one(const struct cgp_subst *x, const char *s, size_t n,
+		     struct cgp_buf *out, struct cgp_error *err)
 {
 	size_t pos = 0, copied = 0;
 	uint32_t flags = 0;
@@ -449,10 +466,45 @@ int cgp_subst_apply(const struct cgp_subst *x, const char *s, size_t n,
 	return 0;
 }
 
+int cgp_subst_apply(const struct cgp_subst *x, const char *s, size_t n,
+		    struct cgp_buf *out, struct cgp_error *err)
+{
+	struct cgp_buf a = CGP_BUF_INIT(CGP_MAX_LINE), b = CGP_BUF_INIT(CGP_MAX_LINE), t;
+	int rc;
+
+	if (!x->next)
+		return apply_one(x, s, n, out, err);
+	/* A chain: each result is the next one's input. */
+	rc = apply_one(x, s, n, &a, err);
+	for (x = x->next; !rc && x->next; x = x->next) {
+		cgp_buf_reset(&b);
+		rc = apply_one(x, a.s ? a.s : "", a.len, &b, err);
+		t = a, a = b, b = t;
+	}
+	if (!rc)
+		rc = apply_one(x, a.s ? a.s : "", a.len, out, err);
+	cgp_buf_release(&a);
+	cgp_buf_release(&b);
+	return rc;
+}
+
+struct cgp_subst *cgp_subst_chain(struct cgp_subst *first, struct cgp_subst *then)
+{
+	struct cgp_subst *x = first;
+
+	if (!first)
+		return then;
+	while (x->next)
+		x = x->next;
+	x->next = then;
+	return first;
+}
+
 void cgp_subst_free(struct cgp_subst *x)
 {
 	if (!x)
 		return;
+	cgp_subst_free(x->next);
 	pcre2_match_data_free(x->md);
 	pcre2_code_free(x->re);
 	free(x->pieces);

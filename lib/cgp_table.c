@@ -393,38 +393,49 @@ void cgp_lines_release(struct cgp_lines *t)
 /* Cost table                                                                */
 /* ------------------------------------------------------------------------ */
 
-/* Block of the totals pool; totals are never freed one by one. */
+/* A block of a pool; its vectors are never freed one by one. */
 struct cgp_pool_block {
 	struct cgp_pool_block *next;
 	int64_t data[];
 };
+
+int64_t *cgp_pool_alloc(struct cgp_pool *p, size_t n, size_t nblock)
+{
+	int64_t *v;
+
+	if (p->left < n || !p->next) {
+		size_t k = n * nblock + 1;
+		struct cgp_pool_block *b = malloc(sizeof *b + k * sizeof(int64_t));
+		if (!b)
+			return NULL;
+		b->next = p->blocks;
+		p->blocks = b;
+		p->next = b->data;
+		p->left = k;
+	}
+	v = p->next;
+	memset(v, 0, n * sizeof *v);
+	p->next += n;
+	p->left -= n;
+	return v;
+}
+
+void cgp_pool_release(struct cgp_pool *p)
+{
+	struct cgp_pool_block *b, *nb;
+
+	for (b = p->blocks; b; b = nb) {
+		nb = b->next;
+		free(b);
+	}
+	memset(p, 0, sizeof *p);
+}
 
 void cgp_table_init(struct cgp_table *t, unsigned nev)
 {
 	memset(t, 0, sizeof *t);
 	t->nev = nev;
 	cgp_names_init(&t->names);
-}
-
-static int64_t *pool_alloc(struct cgp_table *t)
-{
-	int64_t *p;
-
-	if (t->poolleft < t->nev || !t->pool) {
-		size_t n = t->nev * 256 + 1;
-		struct cgp_pool_block *b = malloc(sizeof *b + n * sizeof(int64_t));
-		if (!b)
-			return NULL;
-		b->next = t->blocks;
-		t->blocks = b;
-		t->pool = b->data;
-		t->poolleft = n;
-	}
-	p = t->pool;
-	memset(p, 0, t->nev * sizeof *p);
-	t->pool += t->nev;
-	t->poolleft -= t->nev;
-	return p;
 }
 
 static size_t cc_hash(const struct cgp_name *f, const struct cgp_name *fn,
@@ -545,7 +556,7 @@ long cgp_table_cc(struct cgp_table *t, struct cgp_name_ent *file,
 	c->flags = flags;
 	c->lines = NULL;
 	c->instrs = NULL;
-	c->total = pool_alloc(t);
+	c->total = cgp_pool_alloc(&t->totals, t->nev, 256);
 	if (!c->total)
 		return -1;
 	t->ncc++;
@@ -588,7 +599,6 @@ int cgp_table_drop_ccs(struct cgp_table *t, const unsigned char *drop)
 void cgp_table_release(struct cgp_table *t)
 {
 	size_t i;
-	struct cgp_pool_block *b, *nb;
 
 	for (i = 0; i < t->ncc; i++) {
 		if (t->cc[i].lines) {
@@ -605,10 +615,7 @@ void cgp_table_release(struct cgp_table *t)
 		free(t->file[i].orig);
 		free(t->file[i].ccs);
 	}
-	for (b = t->blocks; b; b = nb) {
-		nb = b->next;
-		free(b);
-	}
+	cgp_pool_release(&t->totals);
 	free(t->cc);
 	free(t->ccindex);
 	free(t->file);

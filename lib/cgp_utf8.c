@@ -34,6 +34,13 @@ static size_t utf8_seq(const unsigned char *s, const unsigned char *end)
 	return 0;
 }
 
+size_t cgp_utf8_seq(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	return n && *p >= 0x80 ? utf8_seq(p, p + n) : 0;
+}
+
 int cgp_utf8_valid(const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str, *end = s + n;

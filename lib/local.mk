@@ -17,23 +17,34 @@ lib_libcgp_a_SOURCES = \
 	lib/cgp_read.c \
 	lib/cgp_write.c \
 	lib/cgp_subst.c \
-	lib/cgp_cmp.c
+	lib/cgp_cmp.c \
+	lib/cgp_model.h \
+	lib/cgp_model.c \
+	lib/cgp_expr.c \
+	lib/cgp_norm.c \
+	lib/cgp_gate.c \
+	lib/cgp_json.c
 lib_libcgp_a_CPPFLAGS = -I$(top_srcdir)/lib $(PCRE2_CFLAGS)
 lib_libcgp_a_CFLAGS = $(HOST_WARN_CFLAGS)
 
 lib_libcgprog_a_SOURCES = \
 	lib/prog.h \
 	lib/prog_die.c \
-	lib/prog_args.c
-lib_libcgprog_a_CPPFLAGS = -I$(top_srcdir)/lib
+	lib/prog_args.c \
+	lib/prog_outfile.c \
+	lib/prog_report.h \
+	lib/prog_report.c
+lib_libcgprog_a_CPPFLAGS = -I$(top_srcdir)/lib $(PCRE2_CFLAGS)
 lib_libcgprog_a_CFLAGS = $(HOST_WARN_CFLAGS)
 
 # What a companion program links with.
 CGP_LDADD = lib/libcgprog.a lib/libcgp.a $(PCRE2_LIBS) -lm
 
 # Unit tests of the library (host C).
-check_PROGRAMS += tests/unit/test_lib_num tests/unit/test_lib_read
-TESTS += tests/unit/test_lib_num tests/unit/test_lib_read
+check_PROGRAMS += tests/unit/test_lib_num tests/unit/test_lib_read \
+	tests/unit/test_lib_model
+TESTS += tests/unit/test_lib_num tests/unit/test_lib_read \
+	tests/unit/test_lib_model
 tests_unit_test_lib_num_SOURCES = tests/unit/test_lib_num.c tests/unit/unit_check.h
 tests_unit_test_lib_num_CPPFLAGS = -I$(top_srcdir)/lib
 tests_unit_test_lib_num_CFLAGS = $(HOST_WARN_CFLAGS)
@@ -42,6 +53,10 @@ tests_unit_test_lib_read_SOURCES = tests/unit/test_lib_read.c tests/unit/unit_ch
 tests_unit_test_lib_read_CPPFLAGS = -I$(top_srcdir)/lib
 tests_unit_test_lib_read_CFLAGS = $(HOST_WARN_CFLAGS)
 tests_unit_test_lib_read_LDADD = lib/libcgp.a $(PCRE2_LIBS) -lm
+tests_unit_test_lib_model_SOURCES = tests/unit/test_lib_model.c tests/unit/unit_check.h
+tests_unit_test_lib_model_CPPFLAGS = -I$(top_srcdir)/lib
+tests_unit_test_lib_model_CFLAGS = $(HOST_WARN_CFLAGS)
+tests_unit_test_lib_model_LDADD = lib/libcgp.a $(PCRE2_LIBS) -lm
 
 # The companions' documentation (design, decisions, benchmark figures).
 EXTRA_DIST += docs/companions.md

@@ -34,6 +34,18 @@ void *xmalloc(size_t n, size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n, size_t size);
 
+/* ---- the output file of -o FILE (prog_outfile.c) ---- */
+
+/* Opens path as cgp_outfile_open() does, dying with its message, and
+ * prints its warning when the file is rewritten in place.  Until the
+ * commit, the temporary file is removed when the program dies (exit) or a
+ * stop signal ends it (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGXCPU, SIGXFSZ:
+ * the program then dies of that signal).  One such file per program. */
+void prog_outfile_open(struct cgp_outfile *of, const char *path);
+/* cgp_outfile_commit(): the complete output under its name; dies with its
+ * message on failure. */
+void prog_outfile_commit(struct cgp_outfile *of);
+
 /* ---- argparse-style command lines (prog_args.c) ---- */
 
 /*
@@ -63,6 +75,11 @@ struct ap_spec {
 	const char *usage;     /* usage block printed before errors */
 	const struct ap_opt *opts; size_t nopts;
 	const struct ap_pos *pos; size_t npos;
+	/* Options from this index on are matched by their full name only,
+	 * never as abbreviations, so that the options added to upstream's do
+	 * not change what upstream's abbreviations mean (0: every option may
+	 * be abbreviated). */
+	size_t nabbrev;
 };
 
 /* Called once per option occurrence, in command-line order, with the

@@ -158,6 +158,12 @@ static int neg_number(const char *a)
 	return !*p;
 }
 
+/* How many options, from the first, may be abbreviated. */
+static size_t nabbrev(const struct ap_spec *s)
+{
+	return s->nabbrev ? s->nabbrev : s->nopts;
+}
+
 /* A copy of s[0..n) (n = -1: all of s); dies without memory. */
 static char *xstrndup(const char *s, size_t n)
 {
@@ -189,7 +195,7 @@ static void ambiguous(const struct ap_spec *s, const char *arg, const char *pref
 	size_t i;
 	int j;
 
-	for (i = 0; i < s->nopts; i++)
+	for (i = 0; i < nabbrev(s); i++)
 		for (j = 0; j < 3 && s->opts[i].names[j]; j++)
 			if (abbrev_match(s->opts[i].names[j], arg, prefix))
 				cgp_buf_addf(&b, "%s%s", b.len ? ", " : "",
@@ -208,7 +214,7 @@ static int abbreviation(const struct ap_spec *s, const char *arg, const char *eq
 	size_t i, nmatch = 0;
 	int j;
 
-	for (i = 0; i < s->nopts; i++)
+	for (i = 0; i < nabbrev(s); i++)
 		for (j = 0; j < 3 && s->opts[i].names[j]; j++) {
 			const char *n = s->opts[i].names[j];
 			int m = abbrev_match(n, arg, prefix);

@@ -5,7 +5,6 @@
  */
 #include <config.h>
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,72 +44,11 @@ static const struct ap_opt options[] = {
 static const struct ap_pos positionals[] = { { "cachegrind-out-file", 1 } };
 
 static const struct ap_spec spec = {
-	usage_text, options, sizeof options / sizeof options[0], positionals, 1
+	usage_text, options, sizeof options / sizeof options[0], positionals, 1, 0
 };
 
 /* The output file while it is being written; removed if we die. */
 static struct cgp_outfile out;
-
-/* The signals that end a program by default and that a user or the system
- * sends to stop it (SIGXFSZ: a write beyond ulimit -f). */
-static const int stop_signals[] = {
-	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGXCPU, SIGXFSZ
-};
-
-/* The temporary file's name (out.tmp) while it exists, for the signal
- * handler; changed only with those signals blocked. */
-static const char *volatile tmp_to_remove;
-
-/* Blocks (how = SIG_BLOCK) or unblocks the stop signals. */
-static void block_stop_signals(int how)
-{
-	sigset_t set;
-	size_t i;
-
-	sigemptyset(&set);
-	for (i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
-		sigaddset(&set, stop_signals[i]);
-	sigprocmask(how, &set, NULL);
-}
-
-/* Async-signal-safe: removes the partial temporary file, then lets the
- * signal end the program as it would have (the handler was reset to the
- * default on entry, and the signal stays blocked until we return). */
-static void on_stop_signal(int sig)
-{
-	const char *t = tmp_to_remove;
-
-	if (t)
-		unlink(t);
-	raise(sig);
-}
-
-/* Installs on_stop_signal, except for signals ignored from the start (a
- * program run in the background by a shell keeps SIGINT ignored). */
-static void catch_stop_signals(void)
-{
-	struct sigaction sa, old;
-	size_t i;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop_signal;
-	sa.sa_flags = SA_RESETHAND;
-	for (i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
-		sigaddset(&sa.sa_mask, stop_signals[i]);
-	for (i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
-		if (sigaction(stop_signals[i], NULL, &old) == 0 &&
-		    old.sa_handler != SIG_IGN)
-			sigaction(stop_signals[i], &sa, NULL);
-}
-
-/* At exit after an error: the temporary file goes, signals or not. */
-static void remove_partial_output(void)
-{
-	block_stop_signals(SIG_BLOCK);
-	tmp_to_remove = NULL;
-	cgp_outfile_abort(&out);
-	block_stop_signals(SIG_UNBLOCK);
-}
 
 static const char *on_option(void *ctx, int id, const char *optstr,
 			     const char *value, int *free_it)
@@ -147,19 +85,7 @@ int main(int argc, char **argv)
 	/* Create the output first, so that a bad path fails before the work
 	 * (it only becomes visible under its name when complete). */
 	if (output) {
-		int rc;
-		block_stop_signals(SIG_BLOCK);
-		rc = cgp_outfile_open(&out, output, &err);
-		if (rc == 0) {
-			tmp_to_remove = out.tmp;
-			catch_stop_signals();
-		}
-		block_stop_signals(SIG_UNBLOCK);
-		if (rc)
-			die_cgp(&err);
-		atexit(remove_partial_output);
-		if (out.inplace)
-			warning("%s", out.warning.s);
+		prog_outfile_open(&out, output);
 		o = &out.out;
 	} else {
 		cgp_out_init(&sout, STDOUT_FILENO, "(stdout)");
@@ -171,17 +97,8 @@ int main(int argc, char **argv)
 			die_cgp(&err);
 	if (cgp_write_merge(o, &p, &err))
 		die_cgp(&err);
-	if (output) {
-		/* A signal now finds either the temporary file or the
-		 * complete output under its name. */
-		int rc;
-		block_stop_signals(SIG_BLOCK);
-		tmp_to_remove = NULL;
-		rc = cgp_outfile_commit(&out, &err);
-		block_stop_signals(SIG_UNBLOCK);
-		if (rc)
-			die_cgp(&err);
-	}
+	if (output)
+		prog_outfile_commit(&out);
 	cgp_profile_release(&p);
 	free(files);
 	return 0;

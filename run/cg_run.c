@@ -60,7 +60,7 @@ static const char help_text[] =
 	"--LL=8388608,16,64. Exit status: 0 success, 1 error (the program's exit status\n"
 	"not the expected one included), 2 bad command line, 3 the runs differ.\n";
 
-static const struct ap_spec spec = { usage_text, NULL, 0, NULL, 0 };
+static const struct ap_spec spec = { usage_text, NULL, 0, NULL, 0, 0 };
 
 /* ---- the client environment ---- */
 

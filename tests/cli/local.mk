@@ -6,7 +6,8 @@
 # data-driven cases (tests/cli/cases/*.case, run by run-cli.sh).
 
 TESTS += tests/cli/conformance.sh tests/cli/run-cli.sh
-EXTRA_DIST += tests/cli/conformance.sh tests/cli/run-cli.sh tests/cli/cases
+EXTRA_DIST += tests/cli/conformance.sh tests/cli/run-cli.sh tests/cli/cases \
+	tests/cli/json-check
 
 # cg_merge -o under signals, a read-only folder and a full file system.
 TESTS += tests/cli/merge-outfile.sh

@@ -17,6 +17,11 @@
 #   absent: NAME                           NAME must not exist afterwards
 #   check: ...                             /bin/sh command run afterwards in
 #                                          the case folder; must succeed
+#   json: yes                              stdout must be one JSON document
+#                                          that docs/manual/report.schema.json
+#                                          accepts (tests/cli/json-check; the
+#                                          case is skipped, with the reason,
+#                                          without python3-jsonschema)
 #   --- file NAME                          a file created before the run
 #   --- stdout                             expected stdout, exactly
 #   --- stdout-re                          grep -E patterns instead, in order
@@ -59,6 +64,7 @@ match_in() {
 
 npass=0
 nfail=0
+nskip=0
 for case in "$@"; do
     id=$(basename "$case" .case)
     w=$scratch/$id
@@ -130,11 +136,24 @@ for case in "$@"; do
             fi
         done
     fi
+    skipped=
+    if [ -f "$w/.expect/json" ]; then
+        "$here/json-check" "$top_srcdir/docs/manual/report.schema.json" "$w/.expect/out" \
+            2>"$w/.expect/json.err"
+        case $? in
+            0) ;;
+            77) skipped=$(cat "$w/.expect/json.err") ;;
+            *) reasons+=("stdout is not a valid report: $(head -n 3 "$w/.expect/json.err")") ;;
+        esac
+    fi
     if [ -f "$w/.expect/check" ]; then
         (cd "$w" && /bin/sh -c "$(cat .expect/check)") >/dev/null 2>&1 </dev/null ||
             reasons+=("check failed: $(cat "$w/.expect/check")")
     fi
-    if [ ${#reasons[@]} = 0 ]; then
+    if [ ${#reasons[@]} = 0 ] && [ -n "$skipped" ]; then
+        echo "SKIP $id ($skipped)"
+        nskip=$((nskip + 1))
+    elif [ ${#reasons[@]} = 0 ]; then
         echo "PASS $id"
         npass=$((npass + 1))
     else
@@ -147,5 +166,5 @@ for case in "$@"; do
         nfail=$((nfail + 1))
     fi
 done
-echo "$npass passed, $nfail failed"
+echo "$npass passed, $nfail failed, $nskip skipped"
 [ "$nfail" = 0 ] && [ "$npass" -gt 0 ]

@@ -21,6 +21,17 @@ profile() {
     valgrind --tool=cachegrind -q --cachegrind-out-file="$out" "$@" > /dev/null
 }
 
+# two_versions: v1/wordcount.c as it is (4,096 buckets) and v2/wordcount.c
+# with 256, each built in its folder.
+two_versions() {
+    mkdir -p v1 v2
+    cp "$top_srcdir/docs/examples/wordcount.c" v1/wordcount.c
+    sed 's/^#define TABLE_SIZE 4096$/#define TABLE_SIZE 256/' v1/wordcount.c > v2/wordcount.c
+    for v in v1 v2; do
+        gcc -g -O2 -o $v/wordcount $v/wordcount.c
+    done
+}
+
 # example_program NAME OPT: examples/NAME.c of the manual, compiled with
 # -g and OPT.
 example_program() {
@@ -60,14 +71,25 @@ for name in "$@"; do
             profile after.out ./wordcount wordcount.c COPYING ;;
         versions)           # v1 (4,096 buckets) and v2 (256), profiled
             cp "$top_srcdir/docs/examples/wordcount.c" .
-            mkdir -p v1 v2
-            cp wordcount.c v1/wordcount.c
-            sed 's/^#define TABLE_SIZE 4096$/#define TABLE_SIZE 256/' wordcount.c > v2/wordcount.c
+            two_versions
             for v in v1 v2; do
-                gcc -g -O2 -o $v/wordcount $v/wordcount.c
                 # shellcheck disable=SC2086
                 profile $v.out --cache-sim=yes $geometry $v/wordcount wordcount.c
             done ;;
+        ci)                 # ci.md: the two versions, and their input
+            two_versions
+            cp "$top_srcdir/docs/examples/wordcount.c" input.txt ;;
+        ci-baseline)        # ... v1's profile as the baseline, v2 as ./wordcount
+            sh "$0" ci
+            cp v2/wordcount wordcount
+            cg_run -q --cachegrind-out-file=baseline.out v1/wordcount input.txt > /dev/null ;;
+        moved)              # a profile of sources built in /builds/ci-1234/src,
+                            # whose checkout is in ~/src/project
+            sh "$0" wordcount
+            mkdir -p "$HOME/src/project"
+            cp wordcount.c "$HOME/src/project/"
+            profile wc.out ./wordcount wordcount.c
+            sed "s|^fl=$PWD/|fl=/builds/ci-1234/src/|" wc.out > new.out ;;
         gate)               # the CI gate: a baseline (256 buckets), a new run (4,096)
             cp "$examples/cg-gate.sh" .
             for t in 256 4096; do

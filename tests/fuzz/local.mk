@@ -5,7 +5,9 @@
 # The libFuzzer target of the profile library (fuzz_parse.c: the reader in
 # the three programs' modes, the writers, s/// expressions), built by
 # run-fuzz.sh with clang and run briefly on the seed corpus, then the three
-# programs, built with the sanitizers, on some of the inputs it kept.
+# programs, built with the sanitizers, on some of the inputs it kept (with
+# the options of the model, the gate and --json too; every JSON report is
+# validated against docs/manual/report.schema.json).
 # Skipped when clang or libFuzzer is missing (docs/companions.md, "Tests").
 
 TESTS += tests/fuzz/run-fuzz.sh

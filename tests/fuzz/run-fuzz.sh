@@ -77,7 +77,8 @@ echo "run-fuzz.sh: no failure"
 
 # Second phase: the three programs themselves, built with ASan and UBSan,
 # on (at most 100 of) the inputs the fuzzer kept, with options that reach
-# every report section; each must exit 0, 1 or 2 without a sanitizer report.
+# every report section, the model and the JSON writer; each must exit 0, 1
+# or 2 without a sanitizer report (the limits hold: a file against itself).
 phase2=$(date +%s)
 mkdir "$work/bin" "$work/run" "$work/obj"
 san="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
@@ -87,7 +88,7 @@ san="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
     # shellcheck disable=SC2086
     "$cc" $san -I"$top_builddir" -I"$lib" $pcre_cflags -c "$lib"/cgp_*.c "$lib"/prog_*.c
 ) || exit 1
-ann=annotate/cg_annotate.c:annotate/ann_cols.c:annotate/ann_summary.c:annotate/ann_source.c
+ann=annotate/cg_annotate.c:annotate/ann_cols.c:annotate/ann_summary.c:annotate/ann_source.c:annotate/ann_model.c
 ann=$ann:annotate/ann_inline.c:annotate/ann_asm.c:annotate/ann_dwarf.c
 ann=$ann:annotate/ann_demangle.c:annotate/ann_disasm.c
 for p in $ann merge/cg_merge.c diff/cg_diff.c; do
@@ -111,7 +112,10 @@ for f in $(ls -S "$work/corpus" | head -n 100); do
                "cg_annotate --mod-funcname=s/x*/-/g --context=-2 p.cgout" \
                "cg_annotate --inline=yes --asm --threshold=0 p.cgout" \
                "cg_merge -o m.cgout p.cgout p.cgout" \
-               "cg_diff --mod-filename=s/a/b/g p.cgout p.cgout"; do
+               "cg_diff --mod-filename=s/a/b/g p.cgout p.cgout" \
+               "cg_annotate --json --json-lines --normalize=rust,clones p.cgout" \
+               "cg_annotate --diff --show-old-new --fail-above=each-fn=.:Ir:+0 --json p.cgout p.cgout" \
+               "cg_diff --json --fail-above=Ir:+0% --fail-above=fn=a:Ir:0 p.cgout p.cgout"; do
         n=$((n + 1))
         # shellcheck disable=SC2086
         timeout 20 "$work/bin/"$cmd >out 2>err
@@ -122,7 +126,28 @@ for f in $(ls -S "$work/corpus" | head -n 100); do
             head -n 12 err
             od -c p.cgout | head -n 10
         fi
+        # A JSON report, kept for the validation below; after an error
+        # nothing may have been written.
+        case $cmd in
+            *--json*)
+                if [ $rc = 0 ]; then
+                    cp out "$work/json.$n"
+                elif [ -s out ]; then
+                    bad=$((bad + 1))
+                    echo "FAIL (exit $rc, output written): $cmd on corpus file $f"
+                fi ;;
+        esac
     done
 done
+# Every JSON report against the schema, in one run of the validator.
+if ls "$work"/json.* > /dev/null 2>&1; then
+    "$top_srcdir/tests/cli/json-check" "$top_srcdir/docs/manual/report.schema.json" "$work"/json.* \
+        > "$work/json.err" 2>&1
+    case $? in
+        0) echo "run-fuzz.sh: $(ls "$work"/json.* | wc -l) JSON reports valid against the schema" ;;
+        77) echo "run-fuzz.sh: JSON reports not validated: $(cat "$work/json.err")" ;;
+        *) bad=$((bad + 1)); echo "FAIL: JSON reports not valid:"; head -n 20 "$work/json.err" ;;
+    esac
+fi
 echo "run-fuzz.sh: $n sanitized program runs on fuzzer inputs, $bad failed ($(($(date +%s) - phase2)) s; $(($(date +%s) - start)) s in all)"
 [ $bad = 0 ]

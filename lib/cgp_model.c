@@ -1,0 +1,351 @@
+/* cgp_model.c -- the report model: rows, totals, old/new/delta, derived columns, the two groupings. */
+/*
+ * Copyright (C) 2026 the cachegrind-ng developers.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgp_int.h"
+#include "cgp_model.h"
+
+/* Values per row: ncol, or old, new and delta. */
+static size_t width(const struct cgp_model *m)
+{
+	return m->diff ? 3 * (size_t)m->ncol : m->ncol;
+}
+
+/* A zeroed value vector (a row's, a group's, the total's). */
+static int64_t *values(struct cgp_model *m)
+{
+	return cgp_pool_alloc(&m->values, width(m), 1024);
+}
+
+void cgp_model_init(struct cgp_model *m, int diff, char **events, unsigned nrec,
+		    const struct cgp_derives *der)
+{
+	unsigned k;
+
+	memset(m, 0, sizeof *m);
+	m->diff = diff;
+	m->nrec = nrec;
+	m->der = der;
+	m->ncol = nrec + (der ? der->n : 0);
+	m->events = calloc(m->ncol + 1, sizeof *m->events);
+	m->ratio = calloc(m->ncol + 1, 1);
+	if (!m->events || !m->ratio)
+		return;   /* reported by the first add */
+	for (k = 0; k < nrec; k++)
+		m->events[k] = events[k];
+	for (k = nrec; k < m->ncol; k++) {
+		m->events[k] = der->d[k - nrec].name;
+		m->ratio[k] = (unsigned char)der->d[k - nrec].ratio;
+	}
+}
+
+static int nomem(struct cgp_error *err)
+{
+	return cgp_error_set(err, CGP_ENOMEM, "out of memory");
+}
+
+/* Copies a (and b) into the value vector v of a row or total. */
+static void put_sides(const struct cgp_model *m, int64_t *v, const int64_t *a,
+		      const int64_t *b)
+{
+	memcpy(v, a, m->nrec * sizeof *v);
+	if (m->diff)
+		memcpy(v + m->ncol, b, m->nrec * sizeof *v);
+}
+
+int cgp_model_add(struct cgp_model *m, const struct cgp_name *file,
+		  const struct cgp_name *fn, unsigned flags, const int64_t *a,
+		  const int64_t *b, struct cgp_error *err)
+{
+	struct cgp_mrow *r;
+
+	if (!m->events || !m->ratio ||
+	    cgp_grow_array((void **)&m->row, &m->rowcap, m->nrow, sizeof *m->row))
+		return nomem(err);
+	r = &m->row[m->nrow];
+	r->file = file;
+	r->fn = fn;
+	r->flags = flags;
+	if (!(r->v = values(m)))
+		return nomem(err);
+	put_sides(m, r->v, a, b);
+	m->nrow++;
+	return 0;
+}
+
+int cgp_model_set_total(struct cgp_model *m, const int64_t *a, const int64_t *b,
+			struct cgp_error *err)
+{
+	if (!m->events || !m->ratio || (!m->total && !(m->total = values(m))))
+		return nomem(err);
+	put_sides(m, m->total, a, b);
+	return 0;
+}
+
+int cgp_model_derive(const struct cgp_model *m, int64_t *v, struct cgp_error *err)
+{
+	if (m->ncol == m->nrec)
+		return 0;
+	return cgp_derives_eval(m->der, v, m->nrec, err);
+}
+
+/* Derived columns of every side, then the deltas. */
+static int complete(const struct cgp_model *m, int64_t *v, struct cgp_error *err)
+{
+	unsigned k;
+	int rc = cgp_model_derive(m, v, err);
+
+	if (rc || !m->diff)
+		return rc;
+	if ((rc = cgp_model_derive(m, v + m->ncol, err)))
+		return rc;
+	for (k = 0; k < m->ncol; k++) {
+		int64_t o = v[k], n = v[m->ncol + k];
+		if (m->ratio[k] && (o == CGP_NA || n == CGP_NA)) {
+			v[2 * m->ncol + k] = CGP_NA;
+			continue;
+		}
+		if (__builtin_sub_overflow(n, o, &v[2 * m->ncol + k]))
+			return cgp_error_set(err, CGP_EOVERFLOW,
+					     "a difference exceeds the 64-bit range");
+	}
+	return 0;
+}
+
+/* Adds the recorded values of every side of src to dst. */
+static int add_rec(const struct cgp_model *m, int64_t *dst, const int64_t *src,
+		   struct cgp_error *err)
+{
+	unsigned k, s, sides = m->diff ? 2 : 1;
+
+	for (s = 0; s < sides; s++)
+		for (k = 0; k < m->nrec; k++)
+			if (cgp_add(&dst[s * m->ncol + k], src[s * m->ncol + k]))
+				return cgp_error_set(err, CGP_EOVERFLOW,
+						     "a total exceeds the 64-bit range");
+	return 0;
+}
+
+/* Rows sorted for grouping: by the group's name, then the other name.
+ * Names are interned, so the same name is the same pointer and comparing
+ * addresses groups them (much faster than comparing text; the order of
+ * the groups is set by cgp_model_sort()). */
+static const struct cgp_model *group_m;
+static int group_by_fn;
+
+static int cmp_ptr(const void *x, const void *y)
+{
+	return ((uintptr_t)x > (uintptr_t)y) - ((uintptr_t)x < (uintptr_t)y);
+}
+
+static int cmp_for_group(const void *p, const void *q)
+{
+	const struct cgp_mrow *x = &group_m->row[*(const size_t *)p];
+	const struct cgp_mrow *y = &group_m->row[*(const size_t *)q];
+	int c = group_by_fn ? cmp_ptr(x->fn, y->fn) : cmp_ptr(x->file, y->file);
+
+	if (c)
+		return c;
+	c = group_by_fn ? cmp_ptr(x->file, y->file) : cmp_ptr(x->fn, y->fn);
+	if (c)
+		return c;
+	return (*(const size_t *)p > *(const size_t *)q) - (*(const size_t *)p < *(const size_t *)q);
+}
+
+/* Builds one grouping: by file (leaving out rows without a file) or by
+ * function (leaving out rows without a function). */
+static int group(struct cgp_model *m, int by_fn, struct cgp_mgroup **out, size_t *nout,
+		 struct cgp_error *err)
+{
+	size_t *idx = malloc((m->nrow + 1) * sizeof *idx), n = 0, i, j, ng = 0;
+	struct cgp_mgroup *g;
+	unsigned skip = by_fn ? CGP_CC_NOFN : CGP_CC_NOFILE;
+
+	if (!idx)
+		return nomem(err);
+	for (i = 0; i < m->nrow; i++)
+		if (!(m->row[i].flags & skip))
+			idx[n++] = i;
+	group_m = m;
+	group_by_fn = by_fn;
+	qsort(idx, n, sizeof *idx, cmp_for_group);
+	g = calloc(n + 1, sizeof *g);
+	if (!g) {
+		free(idx);
+		return nomem(err);
+	}
+	for (i = 0; i < n; i = j) {
+		const struct cgp_name *name = by_fn ? m->row[idx[i]].fn : m->row[idx[i]].file;
+		struct cgp_mgroup *x = &g[ng++];
+		for (j = i; j < n; j++) {
+			const struct cgp_mrow *r = &m->row[idx[j]];
+			if ((by_fn ? r->fn : r->file) != name)
+				break;
+		}
+		x->name = name;
+		x->nrows = j - i;
+		x->rows = malloc(x->nrows * sizeof *x->rows);
+		x->v = values(m);
+		if (!x->rows || !x->v) {
+			*out = g, *nout = ng;
+			free(idx);
+			return nomem(err);
+		}
+		memcpy(x->rows, idx + i, x->nrows * sizeof *x->rows);
+		for (j = i; j < i + x->nrows; j++)
+			if (add_rec(m, x->v, m->row[idx[j]].v, err)) {
+				*out = g, *nout = ng;
+				free(idx);
+				return err->code;
+			}
+		if (complete(m, x->v, err)) {
+			*out = g, *nout = ng;
+			free(idx);
+			return err->code;
+		}
+	}
+	free(idx);
+	*out = g;
+	*nout = ng;
+	return 0;
+}
+
+int cgp_model_finish(struct cgp_model *m, struct cgp_error *err)
+{
+	size_t i;
+	int rc;
+
+	if (!m->events || !m->ratio || (!m->total && !(m->total = values(m))))
+		return nomem(err);
+	for (i = 0; i < m->nrow; i++)
+		if ((rc = complete(m, m->row[i].v, err)))
+			return rc;
+	if ((rc = complete(m, m->total, err)))
+		return rc;
+	if ((rc = group(m, 0, &m->file, &m->nfile, err)))
+		return rc;
+	return group(m, 1, &m->func, &m->nfunc, err);
+}
+
+/* The sort of cgp_model_sort() (qsort has no context argument). */
+static const struct cgp_model *sort_m;
+static const unsigned *sort_k;
+static unsigned sort_n;
+
+int cgp_model_cmp(const struct cgp_model *m, const unsigned *sort, unsigned nsort,
+		  const int64_t *x, const struct cgp_name *xn, const int64_t *y,
+		  const struct cgp_name *yn)
+{
+	unsigned i;
+
+	for (i = 0; i < nsort; i++) {
+		uint64_t a = cgp_model_mag(m, sort[i], x[sort[i]]);
+		uint64_t b = cgp_model_mag(m, sort[i], y[sort[i]]);
+		if (a != b)
+			return a < b ? 1 : -1;
+	}
+	return -cgp_name_cmp(xn, yn);
+}
+
+/* cgp_model_cmp() of two full value vectors (the deltas of a diff). */
+static int cmp_vals(const int64_t *x, const struct cgp_name *xn, const int64_t *y,
+		    const struct cgp_name *yn)
+{
+	size_t side = sort_m->diff ? 2 * (size_t)sort_m->ncol : 0;
+
+	return cgp_model_cmp(sort_m, sort_k, sort_n, x + side, xn, y + side, yn);
+}
+
+static int cmp_group(const void *p, const void *q)
+{
+	const struct cgp_mgroup *x = p, *y = q;
+
+	return cmp_vals(x->v, x->name, y->v, y->name);
+}
+
+/* Rows inside a group of files compare by function, and the reverse. */
+static int sort_inner_by_fn;
+
+static int cmp_member(const void *p, const void *q)
+{
+	const struct cgp_mrow *x = &sort_m->row[*(const size_t *)p];
+	const struct cgp_mrow *y = &sort_m->row[*(const size_t *)q];
+
+	return cmp_vals(x->v, sort_inner_by_fn ? x->fn : x->file, y->v,
+			sort_inner_by_fn ? y->fn : y->file);
+}
+
+void cgp_model_sort(struct cgp_model *m, const unsigned *sort, unsigned nsort)
+{
+	size_t i;
+
+	sort_m = m;
+	sort_k = sort;
+	sort_n = nsort;
+	qsort(m->file, m->nfile, sizeof *m->file, cmp_group);
+	qsort(m->func, m->nfunc, sizeof *m->func, cmp_group);
+	sort_inner_by_fn = 1;
+	for (i = 0; i < m->nfile; i++)
+		qsort(m->file[i].rows, m->file[i].nrows, sizeof(size_t), cmp_member);
+	sort_inner_by_fn = 0;
+	for (i = 0; i < m->nfunc; i++)
+		qsort(m->func[i].rows, m->func[i].nrows, sizeof(size_t), cmp_member);
+}
+
+size_t cgp_fmt_ratio(char *buf, int64_t v, int commas)
+{
+	size_t n, i = 0;
+	char t[40];
+	uint64_t a;
+
+	if (v == CGP_NA) {
+		memcpy(buf, "n/a", 4);
+		return 3;
+	}
+	a = cgp_mag(v);
+	n = commas ? cgp_fmt_commas(t, (int64_t)(a / 1000)) : cgp_fmt_int(t, (int64_t)(a / 1000));
+	if (v < 0)
+		buf[i++] = '-';
+	memcpy(buf + i, t, n);
+	i += n;
+	buf[i++] = '.';
+	buf[i++] = (char)('0' + a / 100 % 10);
+	buf[i++] = (char)('0' + a / 10 % 10);
+	buf[i++] = (char)('0' + a % 10);
+	buf[i] = '\0';
+	return i;
+}
+
+size_t cgp_model_fmt(const struct cgp_model *m, unsigned k, int64_t v, int commas,
+		     char *buf)
+{
+	if (!m->ratio[k])
+		return commas ? cgp_fmt_commas(buf, v) : cgp_fmt_int(buf, v);
+	return cgp_fmt_ratio(buf, v, commas);
+}
+
+void cgp_model_release(struct cgp_model *m)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < m->nfile; i++)
+		free(m->file[i].rows);
+	for (i = 0; i < m->nfunc; i++)
+		free(m->func[i].rows);
+	for (k = 0; k < CGP_ASUM_COUNT; k++)
+		free(m->asum[k]);
+	cgp_pool_release(&m->values);
+	free(m->file);
+	free(m->func);
+	free(m->row);
+	free(m->events);
+	free(m->ratio);
+	memset(m, 0, sizeof *m);
+}
