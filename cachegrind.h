@@ -146,13 +146,15 @@ typedef char cg_clreq__codes_checked[
 
 /* One request: a plain asm statement (its text may hold the user's name,
    in which "%" must stay as it is), fenced by two empty statements that
-   clobber memory, so that no load or store moves across it. */
+   clobber memory, so that no load or store moves across it.  A statement
+   expression rather than "do ... while (0)", for which compilers emit a
+   jump at -O0 (clang does). */
 #define CG_CLREQ__DO(text)                                                \
-   do {                                                                    \
+   __extension__ ({                                                        \
       __asm__ __volatile__("" : : : "memory");                             \
       __asm__ __volatile__(text);                                          \
       __asm__ __volatile__("" : : : "memory");                             \
-   } while (0)
+   })
 
 #define CG_CLREQ__PLAIN(code) CG_CLREQ__DO(CG_CLREQ__SEQ(code, "push $0\n\t"))
 
@@ -161,11 +163,11 @@ typedef char cg_clreq__codes_checked[
    no instruction.  The sizeof() line stops anything else with an error
    there. */
 #define CG_CLREQ__NAMED(code, name)                                       \
-   do {                                                                    \
+   __extension__ ({                                                        \
       (void)sizeof("" name "");                                            \
       CG_CLREQ__DO(CG_CLREQ__NAME(name)                                    \
                    CG_CLREQ__SEQ(code, CG_CLREQ__PUSH_NAME));              \
-   } while (0)
+   })
 
 #else  /* another compiler or architecture, or NVALGRIND: valgrind.h's */
 

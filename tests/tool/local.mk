@@ -122,3 +122,13 @@ EXTRA_DIST += tests/tool/dwarf-lines.test
 # --help (tests/tool/version.test).
 TESTS += tests/tool/version.test
 EXTRA_DIST += tests/tool/version.test
+
+# Regions, phases and threads (issue 18): the requests count in no event,
+# zero and dump parts, --dump-every, --toggle-collect, --separate-threads,
+# and their interaction with fork, exec, fatal signals and output errors.
+# The scripts build their own programs (with gcc and, if installed, clang).
+PARTS_TESTS = \
+	tests/tool/regions.test
+TESTS += $(PARTS_TESTS)
+EXTRA_DIST += $(PARTS_TESTS) tests/tool/parts-lib.sh \
+	tests/tool/progs/regions.c
