@@ -128,7 +128,10 @@ EXTRA_DIST += tests/tool/version.test
 # and their interaction with fork, exec, fatal signals and output errors.
 # The scripts build their own programs (with gcc and, if installed, clang).
 PARTS_TESTS = \
-	tests/tool/regions.test
+	tests/tool/regions.test \
+	tests/tool/toggle.test
 TESTS += $(PARTS_TESTS)
 EXTRA_DIST += $(PARTS_TESTS) tests/tool/parts-lib.sh \
-	tests/tool/progs/regions.c
+	tests/tool/progs/regions.c \
+	tests/tool/progs/toggle.c \
+	tests/tool/progs/toggle-exc.cpp
