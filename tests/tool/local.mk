@@ -129,9 +129,12 @@ EXTRA_DIST += tests/tool/version.test
 # The scripts build their own programs (with gcc and, if installed, clang).
 PARTS_TESTS = \
 	tests/tool/regions.test \
-	tests/tool/toggle.test
+	tests/tool/toggle.test \
+	tests/tool/threads.test
 TESTS += $(PARTS_TESTS)
 EXTRA_DIST += $(PARTS_TESTS) tests/tool/parts-lib.sh \
 	tests/tool/progs/regions.c \
 	tests/tool/progs/toggle.c \
-	tests/tool/progs/toggle-exc.cpp
+	tests/tool/progs/toggle-exc.cpp \
+	tests/tool/progs/threads8.c \
+	tests/tool/progs/threadreq.c
