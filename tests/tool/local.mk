@@ -46,6 +46,7 @@ TOOLTEST_PROGS = \
 	tests/tool/progs/loops.c \
 	tests/tool/progs/matrix.c \
 	tests/tool/progs/memops.c \
+	tests/tool/progs/phases.c \
 	tests/tool/progs/myprint.c \
 	tests/tool/progs/ptrchase.c \
 	tests/tool/progs/randbr.c \
@@ -130,7 +131,8 @@ EXTRA_DIST += tests/tool/version.test
 PARTS_TESTS = \
 	tests/tool/regions.test \
 	tests/tool/toggle.test \
-	tests/tool/threads.test
+	tests/tool/threads.test \
+	tests/tool/parts.test
 TESTS += $(PARTS_TESTS)
 EXTRA_DIST += $(PARTS_TESTS) tests/tool/parts-lib.sh \
 	tests/tool/progs/regions.c \
