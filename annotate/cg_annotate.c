@@ -21,7 +21,7 @@ static const char usage_text[] =
 	"                   [--threshold N:[0,20]] [--show-percs | --no-show-percs]\n"
 	"                   [--show-percs=yes] [--show-percs=no]\n"
 	"                   [--annotate | --no-annotate] [--auto=yes] [--auto=no]\n"
-	"                   [--context N]\n"
+	"                   [--context N] [--per-file]\n"
 	"                   cachegrind-out-file [cachegrind-out-file ...]\n";
 
 static const char help_text[] =
@@ -54,11 +54,14 @@ static const char help_text[] =
 	"  --auto=yes            (deprecated) same as --annotate\n"
 	"  --auto=no             (deprecated) same as --no-annotate\n"
 	"  --context N           print N lines of context before and after annotated\n"
-	"                        lines (default: 8)\n";
+	"                        lines (default: 8)\n"
+	"  --per-file            report each file in a column group of its own, beside\n"
+	"                        their total\n";
 
 enum {
 	O_HELP, O_VERSION, O_DIFF, O_MODFL, O_MODFN, O_SHOW, O_SORT, O_THRESHOLD,
-	O_PERCS, O_PERCS_YES, O_PERCS_NO, O_ANNOTATE, O_AUTO_YES, O_AUTO_NO, O_CONTEXT
+	O_PERCS, O_PERCS_YES, O_PERCS_NO, O_ANNOTATE, O_AUTO_YES, O_AUTO_NO, O_CONTEXT,
+	O_SIDE
 };
 
 /* Registration order matters: it is the order of "could match" lists. */
@@ -78,6 +81,7 @@ static const struct ap_opt options[] = {
 	{ { "--auto=yes", NULL, NULL }, 0, O_AUTO_YES },
 	{ { "--auto=no", NULL, NULL }, 0, O_AUTO_NO },
 	{ { "--context", NULL, NULL }, 1, O_CONTEXT },
+	{ { "--per-file", NULL, NULL }, 0, O_SIDE },
 };
 
 static const struct ap_pos positionals[] = { { "cachegrind-out-file", 1 } };
@@ -157,6 +161,9 @@ static const char *on_option(void *ctx, int id, const char *optstr,
 		if (n < -((int64_t)1 << 60))
 			n = -((int64_t)1 << 60);
 		a->context = n;
+		break;
+	case O_SIDE:
+		a->side = 1;
 		break;
 	}
 	return NULL;
@@ -275,6 +282,8 @@ static void metadata(const struct ann *a)
 				printf("Command %zu:        %s\n", i + 1, p->in[i].cmd);
 		}
 	put_events_line("Events recorded:  ", p->events, NULL, p->nev);
+	if (a->side)
+		ann_side_metadata(a);
 	put_events_line("Events shown:     ", p->events, a->show, a->nshow);
 	put_events_line("Event sort order: ", p->events, a->sort, a->nsort);
 	cgp_fmt_pyfloat(thr, a->threshold);
@@ -304,17 +313,25 @@ int main(int argc, char **argv)
 		fputs(usage_text, stderr);
 		die(1, "argument --diff: requires exactly two Cachegrind output files");
 	}
+	if (a.diff && a.side) {
+		fputs(usage_text, stderr);
+		die(2, "argument --per-file: not allowed with argument --diff");
+	}
 
-	cgp_profile_init(&a.prof, CGP_MODE_ANNOTATE);
 	memset(&ro, 0, sizeof ro);
 	ro.mod_fl = a.mod_fl;
 	ro.mod_fn = a.mod_fn;
 	ro.check_events = check_events;
 	ro.ctx = &a;
-	for (i = 0; i < a.nfiles; i++) {
-		ro.negate = a.diff && i == 0;
-		if (cgp_profile_read(&a.prof, a.files[i], &ro, &err))
-			die_cgp(&err);
+	if (a.side) {
+		ann_side_read(&a, &ro);
+	} else {
+		cgp_profile_init(&a.prof, CGP_MODE_ANNOTATE);
+		for (i = 0; i < a.nfiles; i++) {
+			ro.negate = a.diff && i == 0;
+			if (cgp_profile_read(&a.prof, a.files[i], &ro, &err))
+				die_cgp(&err);
+		}
 	}
 	a.nev = a.prof.nev;
 	a.summary = a.prof.summary;
@@ -334,6 +351,7 @@ int main(int argc, char **argv)
 	free(a.selected);
 	free(a.show);
 	free(a.sort);
+	ann_side_release(&a);
 	free(a.files);
 	cgp_profile_release(&a.prof);
 	cgp_subst_free(a.mod_fl);

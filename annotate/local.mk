@@ -7,7 +7,8 @@ annotate_cg_annotate_SOURCES = \
 	annotate/cg_annotate.c \
 	annotate/ann_cols.c \
 	annotate/ann_summary.c \
-	annotate/ann_source.c
+	annotate/ann_source.c \
+	annotate/ann_side.c
 annotate_cg_annotate_CPPFLAGS = -I$(top_srcdir)/lib
 annotate_cg_annotate_CFLAGS = $(HOST_WARN_CFLAGS)
 annotate_cg_annotate_LDADD = $(CGP_LDADD)

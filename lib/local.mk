@@ -17,7 +17,8 @@ lib_libcgp_a_SOURCES = \
 	lib/cgp_read.c \
 	lib/cgp_write.c \
 	lib/cgp_subst.c \
-	lib/cgp_cmp.c
+	lib/cgp_cmp.c \
+	lib/cgp_side.c
 lib_libcgp_a_CPPFLAGS = -I$(top_srcdir)/lib $(PCRE2_CFLAGS)
 lib_libcgp_a_CFLAGS = $(HOST_WARN_CFLAGS)
 
