@@ -84,7 +84,7 @@ san="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
     # shellcheck disable=SC2086
     "$cc" $san -I"$top_builddir" -I"$lib" $pcre_cflags -c "$lib"/cgp_*.c "$lib"/prog_*.c
 ) || exit 1
-for p in annotate/cg_annotate.c:annotate/ann_cols.c:annotate/ann_summary.c:annotate/ann_source.c \
+for p in annotate/cg_annotate.c:annotate/ann_cols.c:annotate/ann_summary.c:annotate/ann_source.c:annotate/ann_side.c \
          merge/cg_merge.c diff/cg_diff.c; do
     srcs=
     for s in $(echo "$p" | tr ':' ' '); do srcs="$srcs $top_srcdir/$s"; done
@@ -104,6 +104,7 @@ for f in $(ls -S "$work/corpus" | head -n 100); do
                "cg_annotate --threshold=0 --context=1 --show-percs=no p.cgout" \
                "cg_annotate --diff --mod-filename=s/^.*$/a.c/ p.cgout p.cgout" \
                "cg_annotate --mod-funcname=s/x*/-/g --context=-2 p.cgout" \
+               "cg_annotate --per-file --threshold=0 p.cgout p.cgout" \
                "cg_merge -o m.cgout p.cgout p.cgout" \
                "cg_diff --mod-filename=s/a/b/g p.cgout p.cgout"; do
         n=$((n + 1))
