@@ -71,7 +71,7 @@ static void cg_sb_free(CgSBInfo *sbi)
 }
 
 CgSBInfo *cg_sb_new(UInt n_groups, UInt n_ccs, UInt n_sims, UInt n_events,
-                    Addr key)
+                    Bool gated, Addr key)
 {
    CgSBInfo shape = { 0 };
 
@@ -81,6 +81,7 @@ CgSBInfo *cg_sb_new(UInt n_groups, UInt n_ccs, UInt n_sims, UInt n_events,
    shape.n_ccs = (UShort)n_ccs;
    shape.n_sims = (UShort)n_sims;
    shape.n_events = (UShort)n_events;
+   shape.gated = gated;
 
    CgSBInfo *sbi = cg_sb_alloc(cg_sb_bytes(&shape));
    *sbi = shape;

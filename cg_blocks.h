@@ -33,8 +33,12 @@
       CgLineCC *ccs[n_ccs]         the distinct lines of its instructions
       CgSimInstr sims[n_sims]      arguments of its fetch and branch helpers
       UShort events[n_events]      fold codes, group after group
-      UChar group_size[n_groups]   events per group.
-   The emitted code holds the addresses of counts[] and sims[].  Key: the
+      UChar group_size[n_groups]   events per group
+   and, when gated (--toggle-collect: cg_collect.h), 8-aligned,
+      ULong nc_count               a sink for the runs of branch groups
+      CgSimInstr nc_sims[n_sims]   twins of sims[] that count into sinks
+   The emitted code holds the addresses of counts[] and sims[] (and, gated,
+   chooses between sims[r] and nc_sims[r] at run time).  Key: the
    guest address the code was read from (vge.base[0]); owner: sb_table, or
    retired_sbs when a second translation with the same key appeared.  Freed
    when the core discards the translation. */
@@ -44,6 +48,7 @@ typedef struct CgSBInfo {
    UWord key;                 /* ... and key */
    UShort n_groups, n_ccs, n_sims, n_events;
    Bool collided;             /* another live translation shares the key */
+   Bool gated;                /* it has the twins of --toggle-collect */
 } CgSBInfo;
 
 static inline ULong *cg_sb_counts(CgSBInfo *sbi)
@@ -71,14 +76,30 @@ static inline UChar *cg_sb_group_sizes(CgSBInfo *sbi)
    return (UChar *)(cg_sb_events(sbi) + sbi->n_events);
 }
 
+/* Gated records only: the sink of branch groups' runs, and the twins. */
+static inline ULong *cg_sb_nc_count(CgSBInfo *sbi)
+{
+   return (ULong *)(((UWord)(cg_sb_group_sizes(sbi) + sbi->n_groups) + 7)
+                    & ~(UWord)7);
+}
+
+static inline CgSimInstr *cg_sb_nc_sims(CgSBInfo *sbi)
+{
+   return (CgSimInstr *)(cg_sb_nc_count(sbi) + 1);
+}
+
 static inline SizeT cg_sb_bytes(const CgSBInfo *shape)
 {
-   return ((sizeof *shape + 7) & ~(SizeT)7)
-          + shape->n_groups * sizeof(ULong)
-          + shape->n_ccs * sizeof(CgLineCC *)
-          + shape->n_sims * sizeof(CgSimInstr)
-          + shape->n_events * sizeof(UShort)
-          + shape->n_groups * sizeof(UChar);
+   SizeT bytes = ((sizeof *shape + 7) & ~(SizeT)7)
+                 + shape->n_groups * sizeof(ULong)
+                 + shape->n_ccs * sizeof(CgLineCC *)
+                 + shape->n_sims * sizeof(CgSimInstr)
+                 + shape->n_events * sizeof(UShort)
+                 + shape->n_groups * sizeof(UChar);
+   if (shape->gated)
+      bytes = ((bytes + 7) & ~(SizeT)7) + sizeof(ULong)
+              + shape->n_sims * sizeof(CgSimInstr);
+   return bytes;
 }
 
 /* Creates the table of records (at start-up). */
@@ -88,7 +109,7 @@ void cg_blocks_init(void);
    arrays not yet filled (cg_sb_* above).  Storage: from the pool,
    recycled by size. */
 CgSBInfo *cg_sb_new(UInt n_groups, UInt n_ccs, UInt n_sims, UInt n_events,
-                    Addr key);
+                    Bool gated, Addr key);
 
 /* Enters filled records in the table; the table owns them from now on.
    Records of an older translation with the same key are retired (still

@@ -427,6 +427,24 @@ CgLineCC **cg_cc_all_lines(void)
    return v;
 }
 
+void cg_cc_drain(void (*take)(void *ctx, const CgLineCC *cc), void *ctx)
+{
+   UInt n = cg_layout.n_slots;
+
+   for (UInt b = 0; b < cc_table.size; b++)
+      for (CgLineCC *cc = cc_table.chains[b]; cc; cc = cc->next) {
+         UInt s = 0;
+         while (s < n && cc->c[s] == 0)
+            s++;
+         if (s == n)
+            continue;
+         if (take)
+            take(ctx, cc);
+         for (s = 0; s < n; s++)
+            cc->c[s] = 0;
+      }
+}
+
 void cg_cc_totals(CgTotals *t)
 {
    const struct cg_layout *l = &cg_layout;

@@ -110,6 +110,12 @@ ULong *cg_counter(CgLineCC *cc, CgColumnId col);
    caller frees. */
 CgLineCC **cg_cc_all_lines(void);
 
+/* Calls take(ctx, cc) for every line cost centre with a non-zero counter
+   (in no particular order), then zeroes its counters; with take NULL,
+   only zeroes them.  Fold first (cg_fold_all) for the group counts to be
+   in the counters. */
+void cg_cc_drain(void (*take)(void *ctx, const CgLineCC *cc), void *ctx);
+
 /* Sums over all lines, indexed by CgColumnId (0 for columns that are
    off). */
 typedef struct {

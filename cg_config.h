@@ -23,11 +23,20 @@ struct cg_config {
    struct cg_cache_config D1;  /* --D1 */
    struct cg_cache_config LL;  /* --LL (or --L2) */
    Bool dump_instr;            /* --dump-instr */
+   /* Regions, phases and threads (cg_parts.c, cg_collect.c). */
+   ULong dump_every;           /* --dump-every: a part every N Ir; 0: off */
+   Bool separate_threads;      /* --separate-threads */
+   const HChar **toggle_collect;  /* --toggle-collect patterns, in the
+                                     order given; owner: cg_main.c */
+   UInt n_toggle_collect;
+   UInt part_base;             /* --part-base: parts taken before this
+                                  image (the tool passes it across exec) */
 };
 
 /* The defaults, as the option help states them. */
 #define CG_CONFIG_DEFAULTS                                                 \
    { "cachegrind.out.%p", False, False, True,                              \
-     CG_CACHE_UNSET, CG_CACHE_UNSET, CG_CACHE_UNSET, False }
+     CG_CACHE_UNSET, CG_CACHE_UNSET, CG_CACHE_UNSET, False,                \
+     0, False, NULL, 0, 0 }
 
 #endif /* CG_CONFIG_H */

@@ -52,9 +52,12 @@
 
 #include "cg_blocks.h"
 #include "cg_cc.h"
+#include "cg_clreq.h"
+#include "cg_collect.h"
 #include "cg_config.h"
 #include "cg_instrument.h"
 #include "cg_irgen.h"
+#include "cg_parts.h"
 #include "cg_sims.h"
 #include "cg_stubs.h"
 
@@ -115,6 +118,12 @@ typedef struct {
    CgScratch fixups;            /* pairs: IRConst*, CG_FIX_* code */
    CgScratch group_sizes;       /* events per group */
    CgScratch fold_codes;        /* all events, group after group */
+   CgScratch excluded;          /* per IMark: 1 if it lies in a request
+                                   sequence of cachegrind.h (cg_clreq.h) */
+   /* --toggle-collect: whether counting is on (an Ity_I1 atom) for the
+      group being flushed, or NULL when counts are not gated. */
+   IRAtom *collect;
+   Int offset_sp;               /* of the guest stack pointer */
 } CgState;
 
 static void cg_scratch_push(CgScratch *s, UWord v)
@@ -126,8 +135,9 @@ static void cg_scratch_push(CgScratch *s, UWord v)
    s->w[s->used++] = v;
 }
 
-#define CG_FIX_COUNT(g) ((UWord)(g) << 1)      /* &counts[g] */
-#define CG_FIX_SIM(r)   ((UWord)(r) << 1 | 1)  /* &sims[r] */
+#define CG_FIX_COUNT(g)  ((UWord)(g) << 2)      /* &counts[g] */
+#define CG_FIX_SIM(r)    ((UWord)(r) << 2 | 1)  /* &sims[r] */
+#define CG_FIX_NC_SIM(r) ((UWord)(r) << 2 | 2)  /* &nc_sims[r] (gated) */
 
 /* The options; set by cg_instrument_init. */
 static const struct cg_config *cfg;
@@ -137,6 +147,39 @@ static CgState cgs_static;
 
 /* Statistics (--stats=yes). */
 static ULong stat_instrs_nox, stat_instrs_gen;
+
+/* Where gated counts go while counting is off (--toggle-collect): a
+   group's runs, and a helper's counters (three for the guarded access
+   helper, which counts its access and two misses).  Never read. */
+static ULong cg_sink[3];
+
+/* Whether counts are gated by cg_collecting (--toggle-collect). */
+static Bool cg_gated(void)
+{
+   return cfg->n_toggle_collect > 0;
+}
+
+/* An Ity_I1 atom: whether the running thread counts now. */
+static IRAtom *cg_emit_collecting(CgState *cgs)
+{
+   IRType ty = cgs->ir.hword_ty;
+   IRAtom *c = cg_assign(&cgs->ir, ty, IRExpr_Load(Iend_LE, ty,
+                                                   cg_ptr(&cgs->ir,
+                                                          &cg_collecting)));
+   return cg_assign(&cgs->ir, Ity_I1,
+                    IRExpr_Binop(ty == Ity_I64 ? Iop_CmpNE64 : Iop_CmpNE32,
+                                 c, cg_hword_const(&cgs->ir, 0, NULL)));
+}
+
+/* ptr where counts are not gated; else ptr while counting is on, other
+   (a host-word atom) while it is off. */
+static IRExpr *cg_gate(CgState *cgs, IRExpr *ptr, IRExpr *other)
+{
+   if (!cgs->collect)
+      return ptr;
+   return cg_assign(&cgs->ir, cgs->ir.hword_ty,
+                    IRExpr_ITE(cgs->collect, ptr, other));
+}
 
 /* The fold code of an event (see CgSBInfo). */
 static UWord cg_fold_code(const CgEvent *ev)
@@ -173,7 +216,9 @@ static IRExpr *cg_sim_arg(CgState *cgs, const CgInstr *inode, CgColumnId col,
    cg_scratch_push(&cgs->sims, (UWord)(inode - cgs->instrs));
    cg_scratch_push(&cgs->sims, (UWord)col);
    cg_scratch_push(&cgs->sims, branch);
-   return cg_fixup_ptr(cgs, CG_FIX_SIM(r));
+   IRExpr *sim = cg_fixup_ptr(cgs, CG_FIX_SIM(r));
+   return cgs->collect ? cg_gate(cgs, sim, cg_fixup_ptr(cgs, CG_FIX_NC_SIM(r)))
+                       : sim;
 }
 
 #define CG_NOT_BRANCH (~(UWord)0)
@@ -181,8 +226,9 @@ static IRExpr *cg_sim_arg(CgState *cgs, const CgInstr *inode, CgColumnId col,
 /* Emits "counts[g] += 1" for the group being flushed. */
 static void cg_emit_group_count(CgState *cgs)
 {
+   IRExpr *count = cg_fixup_ptr(cgs, CG_FIX_COUNT(cgs->group_sizes.used));
    cg_emit_increment(&cgs->ir,
-                     cg_fixup_ptr(cgs, CG_FIX_COUNT(cgs->group_sizes.used)));
+                     cg_gate(cgs, count, cg_ptr(&cgs->ir, cg_sink)));
 }
 
 /* The fetch of an instruction.  The previous fetch of this block left its
@@ -224,19 +270,26 @@ static void cg_emit_data_access(CgState *cgs, const CgEvent *ev)
    for (UInt i = 0; i < sizeof cg_data_helper_sizes
                         / sizeof cg_data_helper_sizes[0]; i++)
       if (cg_data_helper_sizes[i] == ev->size) {
-         void *stub = cg_data_stub(misses, cg_sims.helpers_D1->data[i]);
+         /* Gated, the counter is chosen at run time: no stub. */
+         void *stub = cgs->collect ? NULL
+                      : cg_data_stub(misses, cg_sims.helpers_D1->data[i]);
          if (stub)
             cg_emit_call(&cgs->ir, cg_data_helper_names[i], stub, 1,
                          mkIRExprVec_1(ev->atom), guard);
          else
             cg_emit_call(&cgs->ir, cg_data_helper_names[i],
                          cg_sims.helpers_D1->data[i],
-                         2, mkIRExprVec_2(ev->atom, cg_ptr(&cgs->ir, misses)),
+                         2, mkIRExprVec_2(ev->atom,
+                                          cg_gate(cgs,
+                                                  cg_ptr(&cgs->ir, misses),
+                                                  cg_ptr(&cgs->ir, cg_sink))),
                          guard);
          return;
       }
    cg_emit_call(&cgs->ir, "cg_h_data", cg_h_data, 3,
-                mkIRExprVec_3(ev->atom, cg_ptr(&cgs->ir, misses),
+                mkIRExprVec_3(ev->atom,
+                              cg_gate(cgs, cg_ptr(&cgs->ir, misses),
+                                      cg_ptr(&cgs->ir, cg_sink)),
                               cg_hword_const(&cgs->ir, ev->size, NULL)),
                 guard);
 }
@@ -249,6 +302,8 @@ static void cg_flush_events(CgState *cgs)
       return;
    UWord group = cgs->group_sizes.used;
    Bool counted = False;
+   if (cg_gated())
+      cgs->collect = cg_emit_collecting(cgs);
    for (Int i = 0; i < cgs->events_used; i++) {
       const CgEvent *ev = &cgs->events[i];
       tl_assert(!counted);
@@ -284,6 +339,7 @@ static void cg_flush_events(CgState *cgs)
       cg_emit_group_count(cgs);
    cg_scratch_push(&cgs->group_sizes, (UWord)cgs->events_used);
    cgs->events_used = 0;
+   cgs->collect = NULL;
 }
 
 static CgEvent *cg_new_event(CgState *cgs, CgEventKind kind,
@@ -379,10 +435,14 @@ static void cg_add_event_D_guarded(CgState *cgs, const CgInstr *inode,
       then handle this one on its own, as the reference does. */
    cg_flush_events(cgs);
    ULong *counts = cg_counter(inode->cc, is_write ? COL_DW : COL_DR);
+   if (cg_gated())
+      cgs->collect = cg_emit_collecting(cgs);
    cg_emit_call(&cgs->ir, "cg_h_data_guarded", cg_h_data_guarded, 3,
-                mkIRExprVec_3(cg_ptr(&cgs->ir, counts), ea,
-                              cg_hword_const(&cgs->ir, size, NULL)),
+                mkIRExprVec_3(cg_gate(cgs, cg_ptr(&cgs->ir, counts),
+                                      cg_ptr(&cgs->ir, cg_sink)),
+                              ea, cg_hword_const(&cgs->ir, size, NULL)),
                 guard);
+   cgs->collect = NULL;
 }
 
 /* The index of cc among the block's distinct lines, adding it if new. */
@@ -408,6 +468,83 @@ static const CgInstr *cg_setup_instr(CgState *cgs, Addr addr, UInt len)
    return inode;
 }
 
+/* The stack pointer (an atom of the host word type). */
+static IRAtom *cg_emit_get_sp(CgState *cgs)
+{
+   return cg_assign(&cgs->ir, cgs->ir.hword_ty,
+                    IRExpr_Get(cgs->offset_sp, cgs->ir.hword_ty));
+}
+
+/* The limit of cg_collect.h, loaded. */
+static IRAtom *cg_emit_collect_limit(CgState *cgs)
+{
+   IRType ty = cgs->ir.hword_ty;
+   return cg_assign(&cgs->ir, ty, IRExpr_Load(Iend_LE, ty,
+                                              cg_ptr(&cgs->ir,
+                                                     &cg_collect_limit)));
+}
+
+/* The entry of a function that matches --toggle-collect: the events of
+   the instructions before it are counted with the state before it, then,
+   if no matching frame is active, this stack pointer starts one. */
+static void cg_emit_collect_entry(CgState *cgs)
+{
+   IRType ty = cgs->ir.hword_ty;
+   cg_flush_events(cgs);
+   IRAtom *sp = cg_emit_get_sp(cgs);
+   IRAtom *none = cg_assign(&cgs->ir, Ity_I1,
+      IRExpr_Binop(ty == Ity_I64 ? Iop_CmpEQ64 : Iop_CmpEQ32,
+                   cg_emit_collect_limit(cgs),
+                   cg_hword_const(&cgs->ir, ~(HWord)0, NULL)));
+   cg_emit_call(&cgs->ir, "cg_h_collect_enter", cg_h_collect_enter, 1,
+                mkIRExprVec_1(sp), none);
+}
+
+/* At the start of a block, with --toggle-collect: a stack pointer above
+   the limit means that the matching frame is gone (cg_collect.h). */
+static void cg_emit_collect_check(CgState *cgs)
+{
+   IRType ty = cgs->ir.hword_ty;
+   IRAtom *sp = cg_emit_get_sp(cgs);
+   IRAtom *above = cg_assign(&cgs->ir, Ity_I1,
+      IRExpr_Binop(ty == Ity_I64 ? Iop_CmpLT64U : Iop_CmpLT32U,
+                   cg_emit_collect_limit(cgs), sp));
+   cg_emit_call(&cgs->ir, "cg_h_collect_sp", cg_h_collect_sp, 1,
+                mkIRExprVec_1(sp), above);
+}
+
+/* At the start of a block of n counted instructions, with --dump-every:
+   the budget (cg_parts.h) pays for them, after a part if it would not
+   suffice.  Gated, only while counting is on. */
+static void cg_emit_dump_budget(CgState *cgs, UInt n)
+{
+   IRType ty = cgs->ir.hword_ty;
+   Bool w64 = ty == Ity_I64;
+   IRExpr *at = cg_ptr(&cgs->ir, &cg_dump_budget);
+   IRAtom *cost = cg_hword_const(&cgs->ir, n, NULL);
+   if (cg_gated())
+      cost = cg_assign(&cgs->ir, ty,
+                       IRExpr_ITE(cg_emit_collecting(cgs), cost,
+                                  cg_hword_const(&cgs->ir, 0, NULL)));
+   IRAtom *budget = cg_assign(&cgs->ir, ty, IRExpr_Load(Iend_LE, ty, at));
+   IRAtom *short1 = cg_assign(&cgs->ir, Ity_I1,
+      IRExpr_Binop(w64 ? Iop_CmpLT64U : Iop_CmpLT32U, budget, cost));
+   IRDirty *di = unsafeIRDirty_0_N(0, "cg_h_dump_tick",
+                                   VG_(fnptr_to_fnentry)(cg_h_dump_tick),
+                                   mkIRExprVec_0());
+   di->guard = short1;
+   addStmtToIRSB(cgs->ir.sb_out, IRStmt_Dirty(di));
+   budget = cg_assign(&cgs->ir, ty, IRExpr_Load(Iend_LE, ty, at));
+   IRAtom *short2 = cg_assign(&cgs->ir, Ity_I1,
+      IRExpr_Binop(w64 ? Iop_CmpLT64U : Iop_CmpLT32U, budget, cost));
+   IRAtom *left = cg_assign(&cgs->ir, ty,
+      IRExpr_Binop(w64 ? Iop_Sub64 : Iop_Sub32, budget, cost));
+   left = cg_assign(&cgs->ir, ty,
+                    IRExpr_ITE(short2, cg_hword_const(&cgs->ir, 0, NULL),
+                               left));
+   addStmtToIRSB(cgs->ir.sb_out, IRStmt_Store(Iend_LE, at, left));
+}
+
 static const CgInstr *cg_do_IMark(CgState *cgs, const IRStmt *st)
 {
    Addr addr = st->Ist.IMark.addr;
@@ -417,6 +554,8 @@ static const CgInstr *cg_do_IMark(CgState *cgs, const IRStmt *st)
       len = VG_MIN_INSTR_SZB;
    tl_assert((VG_MIN_INSTR_SZB <= len && len <= VG_MAX_INSTR_SZB)
              || len == VG_CLREQ_SZB);
+   if (cg_gated() && cg_collect_is_entry(addr))
+      cg_emit_collect_entry(cgs);
    const CgInstr *inode = cg_setup_instr(cgs, addr, len);
    cg_add_event_Ir(cgs, inode);
    return inode;
@@ -603,6 +742,24 @@ static void cg_fill_sims(const CgState *cgs, CgSBInfo *sbi)
    }
 }
 
+/* The twins of the block's helper records, for --toggle-collect: the
+   same, but counting into sinks (cg_blocks.h).  A branch's record reaches
+   its group's count backwards; its twin reaches the sink, which lies
+   before every twin. */
+static void cg_fill_twins(const CgState *cgs, CgSBInfo *sbi)
+{
+   const CgSimInstr *sims = cg_sb_sims(sbi);
+   CgSimInstr *twins = cg_sb_nc_sims(sbi);
+   ULong *sink = cg_sb_nc_count(sbi);
+   *sink = 0;
+   for (UInt r = 0; r < sbi->n_sims; r++) {
+      twins[r] = sims[r];
+      twins[r].misses = cg_sink;
+      if (cgs->sims.w[3 * r + 2] != CG_NOT_BRANCH)
+         twins[r].count_off = (UInt)((HChar *)&twins[r] - (HChar *)sink);
+   }
+}
+
 /* Patches the addresses of the block's records into the emitted code. */
 static void cg_patch_fixups(const CgState *cgs, CgSBInfo *sbi)
 {
@@ -611,8 +768,9 @@ static void cg_patch_fixups(const CgState *cgs, CgSBInfo *sbi)
    for (UInt f = 0; f < cgs->fixups.used / 2; f++) {
       IRConst *c = (IRConst *)cgs->fixups.w[2 * f];
       UWord fix = cgs->fixups.w[2 * f + 1];
-      HWord target = (fix & 1) ? (HWord)&sims[fix >> 1]
-                               : (HWord)&counts[fix >> 1];
+      HWord target = (fix & 3) == 1 ? (HWord)&sims[fix >> 2]
+                   : (fix & 3) == 2 ? (HWord)&cg_sb_nc_sims(sbi)[fix >> 2]
+                                    : (HWord)&counts[fix >> 2];
       if (c->tag == Ico_U64)
          c->Ico.U64 = (ULong)target;
       else
@@ -626,7 +784,8 @@ static void cg_patch_fixups(const CgState *cgs, CgSBInfo *sbi)
 static void cg_finish_sb(CgState *cgs, Addr key)
 {
    CgSBInfo *sbi = cg_sb_new(cgs->group_sizes.used, cgs->ccs.used,
-                             cgs->sims.used / 3, cgs->fold_codes.used, key);
+                             cgs->sims.used / 3, cgs->fold_codes.used,
+                             cg_gated(), key);
    ULong *counts = cg_sb_counts(sbi);
    CgLineCC **ccs = cg_sb_ccs(sbi);
    UShort *events = cg_sb_events(sbi);
@@ -641,8 +800,38 @@ static void cg_finish_sb(CgState *cgs, Addr key)
    for (UInt i = 0; i < sbi->n_events; i++)
       events[i] = (UShort)cgs->fold_codes.w[i];
    cg_fill_sims(cgs, sbi);
+   if (sbi->gated)
+      cg_fill_twins(cgs, sbi);
    cg_patch_fixups(cgs, sbi);
    cg_sb_insert(sbi);
+}
+
+/* Marks, in cgs->excluded, each instruction of sb_in (from statement
+   first on) that lies in a request sequence of cachegrind.h: the
+   instrumenter counts nothing for it (cg_clreq.h).  Only the first
+   instruction can lie in a sequence whose start is not in the block.
+   Returns the number of the others. */
+static UInt cg_mark_excluded(CgState *cgs, const IRSB *sb_in, Int first)
+{
+   Addr seq_start = 0, seq_end = 0;
+   UInt n = 0;
+
+   cgs->excluded.used = 0;
+   for (Int j = first; j < sb_in->stmts_used; j++) {
+      const IRStmt *st = sb_in->stmts[j];
+      if (st == NULL || st->tag != Ist_IMark)
+         continue;
+      Addr a = st->Ist.IMark.addr;
+      if (a < seq_start || a >= seq_end) {
+         seq_start = a;
+         seq_end = cg_clreq_seq_end(a, cgs->excluded.used == 0);
+      }
+      Bool excluded = a < seq_end;
+      cg_scratch_push(&cgs->excluded, excluded);
+      if (!excluded)
+         n++;
+   }
+   return n;
 }
 
 /* Empties the state for a superblock of n_instrs instructions, whose
@@ -686,22 +875,35 @@ IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
       any instruction: copy them untouched. */
    for (; i < sb_in->stmts_used && sb_in->stmts[i]->tag != Ist_IMark; i++)
       addStmtToIRSB(sb_out, sb_in->stmts[i]);
-   for (Int j = i; j < sb_in->stmts_used; j++)
-      if (sb_in->stmts[j]->tag == Ist_IMark)
-         n_instrs++;
+   n_instrs = cg_mark_excluded(cgs, sb_in, i);
 
    tl_assert(closure->readdr == vge->base[0]);
    cg_start_sb(cgs, sb_out, hWordTy, n_instrs);
+   cgs->offset_sp = layout->offset_SP;
+   if (cg_gated())
+      cg_emit_collect_check(cgs);
+   if (cfg->dump_every > 0 && n_instrs > 0)
+      cg_emit_dump_budget(cgs, n_instrs);
 
    const CgInstr *inode = NULL;
+   UInt imark = 0;
+   Bool skip = False;
    for (; i < sb_in->stmts_used; i++) {
       IRStmt *st = sb_in->stmts[i];
       if (st == NULL || st->tag == Ist_NoOp)
          continue;
-      cg_do_stmt(cgs, sb_in->tyenv, st, &inode);
+      if (st->tag == Ist_IMark)
+         skip = cgs->excluded.w[imark++];
+      if (!skip)
+         cg_do_stmt(cgs, sb_in->tyenv, st, &inode);
+      else if (st->tag == Ist_IMark)
+         inode = NULL;
+      else if (st->tag == Ist_Exit)
+         cg_flush_events(cgs);     /* control may leave here */
       addStmtToIRSB(sb_out, st);
    }
-   cg_do_block_end(cgs, sb_in, inode);
+   if (inode != NULL)
+      cg_do_block_end(cgs, sb_in, inode);
    cg_flush_events(cgs);
    tl_assert(cgs->instr_i == n_instrs);
    cg_finish_sb(cgs, vge->base[0]);

@@ -22,8 +22,15 @@
       cg_sims      the simulation state, its set-up and the run-time
                    helpers (cg_sims_avx2.c: the AVX2 helper variants)
       cg_stubs     the amd64 data-access stubs
-      cg_output    the profile writer, pre-exec profiles, the summary and
+      cg_output    the profile writer, the pre-exec name, the summary and
                    --stats
+      cg_parts     profile parts: zero and dump requests, --dump-every,
+                   --separate-threads, the files written at exit and
+                   before an exec
+      cg_collect   --toggle-collect: which functions count, call and
+                   return tracking
+      cg_clreq     the request sequences of cachegrind.h, which count in
+                   no event
       cg_sim, cg_branchpred, cg_arch
                    the plain-C cache model, predictors and cache
                    configuration, shared with the unit tests
@@ -50,8 +57,10 @@
 #include "cg_cc.h"
 #include "cg_config.h"
 #include "cg_host.h"
+#include "cg_collect.h"
 #include "cg_instrument.h"
 #include "cg_output.h"
+#include "cg_parts.h"
 #include "cg_sims.h"
 
 /*------------------------------------------------------------*/
@@ -85,6 +94,39 @@ static void cg_parse_cache_opt(const HChar *arg, const HChar *value,
    VG_(fmsg_bad_option)(arg, CG_ARCH_ERR_BAD_ARGUMENT "\n", value);
 }
 
+/* Parses the value of an option that is a count: decimal digits only,
+   below 2^63; anything else is fatal with a message naming the option. */
+static ULong cg_parse_count(const HChar *arg, const HChar *value)
+{
+   ULong n = 0;
+   const HChar *s = value;
+
+   if (*s == '\0')
+      VG_(fmsg_bad_option)(arg, "a number is missing\n");
+   for (; *s; s++) {
+      if (*s < '0' || *s > '9')
+         VG_(fmsg_bad_option)(arg, "'%s' is not a number (only the digits "
+                              "0 to 9)\n", value);
+      if (n > ((1ULL << 63) - 1 - (ULong)(*s - '0')) / 10)
+         VG_(fmsg_bad_option)(arg, "'%s' is too large (the most is "
+                              "9223372036854775807)\n", value);
+      n = n * 10 + (ULong)(*s - '0');
+   }
+   return n;
+}
+
+/* Adds a --toggle-collect pattern (the core keeps the option strings
+   until exit). */
+static void cg_add_toggle_collect(const HChar *arg, const HChar *pattern)
+{
+   if (*pattern == '\0')
+      VG_(fmsg_bad_option)(arg, "the function pattern is empty\n");
+   config.toggle_collect = VG_(realloc)("cg.main.toggle", config.toggle_collect,
+                                        (config.n_toggle_collect + 1)
+                                        * sizeof *config.toggle_collect);
+   config.toggle_collect[config.n_toggle_collect++] = pattern;
+}
+
 /* Where this tool's bugs go: not to Valgrind's developers, whose address
    the core prints at the end of --help. */
 #define CG_BUGS_TO "the cachegrind-ng developers (see man cachegrind-ng)"
@@ -105,6 +147,17 @@ static Bool cg_process_cmd_line_option(const HChar *arg)
    else if VG_BOOL_CLO(arg, "--branch-sim", config.branch_sim) {}
    else if VG_BOOL_CLO(arg, "--instr-at-start", config.instr_at_start) {}
    else if VG_BOOL_CLO(arg, "--dump-instr", config.dump_instr) {}
+   else if VG_STR_CLO(arg, "--dump-every", str)
+      config.dump_every = cg_parse_count(arg, str);
+   else if VG_BOOL_CLO(arg, "--separate-threads", config.separate_threads) {}
+   else if VG_STR_CLO(arg, "--toggle-collect", str)
+      cg_add_toggle_collect(arg, str);
+   else if VG_STR_CLO(arg, "--part-base", str) {
+      ULong n = cg_parse_count(arg, str);
+      if (n > 1000000000)
+         VG_(fmsg_bad_option)(arg, "'%s' is too large\n", str);
+      config.part_base = (UInt)n;
+   }
    else
       return False;
    return True;
@@ -118,6 +171,10 @@ static void cg_print_usage(void)
 "    --branch-sim=yes|no              collect branch prediction stats? [no]\n"
 "    --instr-at-start=yes|no          instrument at start? [yes]\n"
 "    --dump-instr=yes|no              write costs per instruction? [no]\n"
+"    --dump-every=<n>                 write a part every <n> instructions [0]\n"
+"    --separate-threads=yes|no        a profile for each thread? [no]\n"
+"    --toggle-collect=<function>      count only inside <function> and its\n"
+"                                     callees (repeatable; wildcards * ?)\n"
 "    --I1=<size>,<assoc>,<line_size>  set I1 cache manually\n"
 "    --D1=<size>,<assoc>,<line_size>  set D1 cache manually\n"
 "    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"
@@ -130,7 +187,10 @@ static void cg_print_usage(void)
 
 static void cg_print_debug_usage(void)
 {
-   VG_(printf)("    (none)\n");
+   VG_(printf)(
+"    --part-base=<n>                  number the profile parts after <n>\n"
+"                                     (the tool passes it on at an exec) [0]\n"
+   );
 }
 
 /*------------------------------------------------------------*/
@@ -217,6 +277,18 @@ static Bool cg_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
       cg_set_instrumentation(False);
       *ret = 0;
       return True;
+   case VG_USERREQ__CG_ZERO_STATS:
+      cg_parts_zero();
+      *ret = 0;
+      return True;
+   case VG_USERREQ__CG_DUMP_STATS:
+      cg_parts_dump_request(0);
+      *ret = 0;
+      return True;
+   case VG_USERREQ__CG_DUMP_STATS_AT:
+      cg_parts_dump_request(args[1]);
+      *ret = 0;
+      return True;
    default:
       VG_(message)(Vg_UserMsg,
                    "Warning: unknown cachegrind client request code %llx\n",
@@ -241,7 +313,7 @@ static Bool cg_is_exec_syscall(UInt sysno)
 static void cg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
    if (cg_is_exec_syscall(sysno))
-      cg_write_pre_exec_profile();
+      cg_parts_pre_exec();
 }
 
 /* Only reached after an exec when the exec failed. */
@@ -249,7 +321,7 @@ static void cg_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs,
                             SysRes res)
 {
    if (cg_is_exec_syscall(sysno))
-      cg_remove_pre_exec_profile();
+      cg_parts_exec_failed();
 }
 
 /*------------------------------------------------------------*/
@@ -292,6 +364,7 @@ static void cg_atfork_child(ThreadId tid)
 {
    static const HChar opt[] = "--cachegrind-out-file=";
 
+   cg_parts_atfork_child(tid);
    if (cg_out_file_has_pid())
       return;
    SizeT len = VG_(strlen)(config.out_file) + sizeof CG_CHILD_SUFFIX;
@@ -311,21 +384,37 @@ static void cg_fini(Int exitcode)
 {
    CgTotals tot;
 
-   cg_fold_all();
-   cg_cc_totals(&tot);
-
-   HChar *path = VG_(expand_file_name)("--cachegrind-out-file", config.out_file);
-   if (!cg_write_profile_file(path, &tot))
-      stat_files_written = stat_fns_written = stat_lines_written = 0;
-   VG_(free)(path);
-
+   cg_parts_fini(&tot);
    if (VG_(clo_verbosity) == 0)
       return;
    /* Unlike the reference, the totals are true even when the file could
       not be written. */
    cg_print_summary(&tot);
+   cg_parts_print_summary();
    if (VG_(clo_stats))
       cg_print_stats();
+}
+
+/*------------------------------------------------------------*/
+/*--- Threads                                              ---*/
+/*------------------------------------------------------------*/
+
+static void cg_thread_created(ThreadId parent, ThreadId child)
+{
+   cg_parts_thread_created(parent, child);
+   cg_collect_thread_created(parent, child);
+}
+
+static void cg_thread_running(ThreadId tid, ULong blocks_dispatched)
+{
+   cg_parts_thread_running(tid, blocks_dispatched);
+   cg_collect_thread_running(tid);
+}
+
+static void cg_thread_exited(ThreadId tid)
+{
+   cg_parts_thread_exited(tid);
+   cg_collect_thread_exited(tid);
 }
 
 static void cg_post_clo_init(void)
@@ -336,7 +425,20 @@ static void cg_post_clo_init(void)
    cg_blocks_init();
    cg_instrument_init(&config);
    cg_output_init(&config);
+   cg_parts_init(&config);
+   cg_collect_init(&config);
    VG_(atfork)(NULL, NULL, cg_atfork_child);
+   /* Only what needs them hears of threads: without, a run's work is the
+      reference's. */
+   if (config.separate_threads || config.n_toggle_collect > 0) {
+      VG_(track_pre_thread_ll_create)(cg_thread_created);
+      VG_(track_start_client_code)(cg_thread_running);
+      VG_(track_pre_thread_ll_exit)(cg_thread_exited);
+   }
+   if (config.n_toggle_collect > 0) {
+      VG_(track_pre_deliver_signal)(cg_collect_signal_delivered);
+      VG_(track_post_deliver_signal)(cg_collect_signal_returned);
+   }
 }
 
 static void cg_pre_clo_init(void)

@@ -127,13 +127,16 @@ static void cg_write_desc(CgOut *o, const HChar *name,
    }
 }
 
-static void cg_write_header(CgOut *o)
+/* The header; desc: the part's own desc: lines, or NULL. */
+static void cg_write_header(CgOut *o, const HChar *desc)
 {
    if (cfg->cache_sim) {
       cg_write_desc(o, "I1", &cg_sims.I1);
       cg_write_desc(o, "D1", &cg_sims.D1);
       cg_write_desc(o, "LL", &cg_sims.LL);
    }
+   if (desc)
+      cg_out_str(o, desc);
    cg_out_str(o, "cmd: ");
    cg_out_str(o, VG_(args_the_exename));
    for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++) {
@@ -164,10 +167,10 @@ static void cg_write_counts(CgOut *o, const ULong *counts)
    cg_out_bytes(o, "\n", 1);
 }
 
-static Int cg_cmp_cc(const void *a, const void *b)
+static Int cg_cmp_row(const void *a, const void *b)
 {
-   const CgLineCC *x = *(const CgLineCC *const *)a;
-   const CgLineCC *y = *(const CgLineCC *const *)b;
+   const CgLineCC *x = ((const struct cg_row *)a)->cc;
+   const CgLineCC *y = ((const struct cg_row *)b)->cc;
    Int r;
    if (x->file != y->file && (r = VG_(strcmp)(x->file, y->file)) != 0)
       return r;
@@ -177,10 +180,10 @@ static Int cg_cmp_cc(const void *a, const void *b)
 }
 
 /* With --dump-instr=yes: by (file, function, object, address, line). */
-static Int cg_cmp_instr_cc(const void *a, const void *b)
+static Int cg_cmp_instr_row(const void *a, const void *b)
 {
-   const CgLineCC *x = *(const CgLineCC *const *)a;
-   const CgLineCC *y = *(const CgLineCC *const *)b;
+   const CgLineCC *x = ((const struct cg_row *)a)->cc;
+   const CgLineCC *y = ((const struct cg_row *)b)->cc;
    Addr xa, ya;
    Int r;
    if (x->file != y->file && (r = VG_(strcmp)(x->file, y->file)) != 0)
@@ -194,12 +197,19 @@ static Int cg_cmp_instr_cc(const void *a, const void *b)
    return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* All n cost centres sorted for the output; the caller frees the array. */
-static CgLineCC **cg_sorted_ccs(UInt n)
+/* Every line cost centre with its own counters, as rows (*n of them); the
+   caller frees the array. */
+static struct cg_row *cg_live_rows(UInt *n)
 {
    CgLineCC **v = cg_cc_all_lines();
-   VG_(ssort)(v, n, sizeof *v, cfg->dump_instr ? cg_cmp_instr_cc : cg_cmp_cc);
-   return v;
+   *n = cg_cc_stats().lines;
+   struct cg_row *rows = VG_(malloc)("cg.main.rows", (*n + 1) * sizeof *rows);
+   for (UInt i = 0; i < *n; i++) {
+      rows[i].cc = v[i];
+      rows[i].c = v[i]->c;
+   }
+   VG_(free)(v);
+   return rows;
 }
 
 /* Where the instruction-level writer is: the object of its last ob= line,
@@ -254,23 +264,30 @@ static void cg_write_address(CgOut *o, CgInstrPos *w, Addr prev)
 /* Statistics of the last profile written (--stats=yes). */
 UInt stat_files_written, stat_fns_written, stat_lines_written;
 
-/* Writes the whole profile to fd, with the summary line from tot;
-   returns 0, or the errno of the first write that failed. */
-static Int cg_write_profile(Int fd, const CgTotals *tot)
+/* Writes the whole profile to fd, with the summary line from tot: the
+   part's lines and desc: lines, or, part NULL, every line cost centre;
+   returns 0, or the errno of the first write that failed.  The rows are
+   sorted by (file, function, line). */
+static Int cg_write_profile(Int fd, const CgTotals *tot,
+                            const struct cg_part_text *part)
 {
    CgOut *o = VG_(malloc)("cg.main.out", sizeof *o);
-   UInt n_lines = cg_cc_stats().lines;
-   CgLineCC **v = cg_sorted_ccs(n_lines);
+   UInt n_lines;
+   struct cg_row *v = part ? part->rows : cg_live_rows(&n_lines);
    const HChar *file = NULL, *fn = NULL;
    CgInstrPos w = { NULL, True, 0 };
 
+   if (part)
+      n_lines = part->n_rows;
+   VG_(ssort)(v, n_lines, sizeof *v,
+              cfg->dump_instr ? cg_cmp_instr_row : cg_cmp_row);
    o->fd = fd;
    o->used = 0;
    o->err = 0;
    stat_files_written = stat_fns_written = stat_lines_written = 0;
-   cg_write_header(o);
+   cg_write_header(o, part ? part->desc : NULL);
    for (UInt i = 0; i < n_lines; i++) {
-      const CgLineCC *cc = v[i];
+      const CgLineCC *cc = v[i].cc;
       Bool new_file = cc->file != file, new_fn = new_file || cc->fn != fn;
       Addr prev = w.addr;
       /* A Callgrind reader forgets the file and function at an ob=. */
@@ -293,7 +310,7 @@ static Int cg_write_profile(Int fd, const CgTotals *tot)
       if (cfg->dump_instr)
          cg_write_address(o, &w, prev);
       cg_out_line_number(o, cc->line);
-      cg_write_counts(o, cc->c);
+      cg_write_counts(o, v[i].c);
       stat_lines_written++;
    }
    ULong sum[N_COLUMNS];
@@ -305,7 +322,8 @@ static Int cg_write_profile(Int fd, const CgTotals *tot)
    cg_out_flush(o);
 
    Int err = o->err;
-   VG_(free)(v);
+   if (!part)
+      VG_(free)(v);
    VG_(free)(o);
    return err;
 }
@@ -524,7 +542,8 @@ static UWord cg_commit_output(Int fd, const HChar *tmp, const HChar *file)
    devices and FIFOs, and an existing file in a folder where no temporary
    file can be made, are written in place.  Returns False (and prints why)
    if that failed. */
-Bool cg_write_profile_file(const HChar *path, const CgTotals *tot)
+Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
+                           const struct cg_part_text *part)
 {
    HChar *file = cg_resolve_links(path);
    HChar *tmp = NULL;
@@ -536,7 +555,7 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot)
                      VG_(strerror)(sr_Err(sres)));
    } else {
       Int fd = (Int)sr_Res(sres);
-      UWord err = (UWord)cg_write_profile(fd, tot);
+      UWord err = (UWord)cg_write_profile(fd, tot, part);
       if (err == 0 && tmp)
          err = cg_commit_output(fd, tmp, file);
       VG_(close)(fd);
@@ -557,13 +576,6 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot)
 /*------------------------------------------------------------*/
 /*--- The profile of an image that calls exec              ---*/
 /*------------------------------------------------------------*/
-
-/* The reference loses the profile of a process image that calls exec.
-   This tool writes it, just before the exec, to
-   "<output file>.pre-exec.<N>" (N = 1, 2, ...: the first name not taken,
-   so successive execs in one process come in order).  If the exec fails,
-   the file is removed again and the process goes on counting. */
-static HChar *pre_exec_path;
 
 /* Whether the output-file format expands without an error (the core's
    expander exits on errors, which must not happen in the middle of an
@@ -599,36 +611,23 @@ static Bool cg_out_file_expandable(void)
    return True;
 }
 
-void cg_write_pre_exec_profile(void)
+HChar *cg_pre_exec_name(void)
 {
    if (!cg_out_file_expandable())
-      return;
-   CgTotals tot;
-   cg_fold_all();
-   cg_cc_totals(&tot);
+      return NULL;
    HChar *base = VG_(expand_file_name)("--cachegrind-out-file", cfg->out_file);
-   SizeT len = VG_(strlen)(base) + 32;
+   SizeT len = VG_(strlen)(base) + 40;
    HChar *path = VG_(malloc)("cg.main.preexec", len);
+   HChar *thread1 = VG_(malloc)("cg.main.preexec", len);
    for (UInt n = 1; ; n++) {
       VG_(sprintf)(path, "%s.pre-exec.%u", base, n);
-      if (!cg_path_exists(path))
+      VG_(sprintf)(thread1, "%s-01", path);
+      if (!cg_path_exists(path) && !cg_path_exists(thread1))
          break;
    }
+   VG_(free)(thread1);
    VG_(free)(base);
-   if (cg_write_profile_file(path, &tot)) {
-      pre_exec_path = path;
-   } else {
-      VG_(free)(path);
-   }
-}
-
-void cg_remove_pre_exec_profile(void)
-{
-   if (pre_exec_path == NULL)
-      return;
-   VG_(unlink)(pre_exec_path);
-   VG_(free)(pre_exec_path);
-   pre_exec_path = NULL;
+   return path;
 }
 
 /*------------------------------------------------------------*/

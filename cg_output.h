@@ -14,17 +14,39 @@ extern UInt stat_files_written, stat_fns_written, stat_lines_written;
 /* Keeps config (read-only) for the output to come. */
 void cg_output_init(const struct cg_config *config);
 
-Bool cg_write_profile_file(const HChar *path, const CgTotals *tot);
-/* The reference loses the profile of a process image that calls exec;
-   this tool writes it just before the exec, to
-   "<output file>.pre-exec.<N>" (the first N = 1, 2, ... not taken), after
-   folding.  Nothing is written if the output file name would not expand
-   without an error (the error is then reported at exit, as usual). */
-void cg_write_pre_exec_profile(void);
+/* One line of a profile to write: its cost centre and its counters
+   (cg_layout.n_slots of them, in column order). */
+struct cg_row {
+   const CgLineCC *cc;
+   const ULong *c;
+};
 
-/* The exec failed, and this image goes on: removes the pre-exec profile
-   written for it, if any. */
-void cg_remove_pre_exec_profile(void);
+/* A profile part (cg_parts.c): what it has besides a plain profile. */
+struct cg_part_text {
+   const HChar *desc;         /* its desc: lines, each "desc: ...\n" */
+   struct cg_row *rows;       /* its lines, in any order: the writer sorts
+                                 them; owner: the caller */
+   UInt n_rows;
+};
+
+/* Writes a profile to path, complete or not at all (docs/design.md,
+   "Writing an output file"), with the summary: line from tot: part's
+   lines and desc: lines, or, part NULL, every line cost centre with its
+   counters as they are (fold first), zeros included, as the reference
+   writes it.  False (and the reason printed) if it could not be
+   written. */
+Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
+                           const struct cg_part_text *part);
+
+/* The reference loses the profile of a process image that calls exec;
+   this tool writes it just before the exec (cg_parts.c) under this name,
+   "<output file>.pre-exec.<N>": the first N = 1, 2, ... for which neither
+   that name nor that name with the thread suffix "-01" is taken, so that
+   successive execs of one process come in order.  A new string the caller
+   frees, or NULL if the output-file name would not expand without an
+   error (the error is then reported at exit, as usual). */
+HChar *cg_pre_exec_name(void);
+
 void cg_print_summary(const CgTotals *t);
 void cg_print_stats(void);
 

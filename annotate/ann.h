@@ -32,6 +32,8 @@ struct ann {
 	struct rep_opts rep;
 	int json_lines, old_new, threshold_given;
 	char **prefix_map; size_t nprefix_map;   /* "OLD=NEW", from argv */
+	int side;                      /* --per-file */
+	char **side_labels;            /* its column groups' labels (nfiles) */
 
 	/* Derived. */
 	unsigned *show; unsigned nshow;  /* event indices of the columns */
@@ -85,6 +87,15 @@ void put_cells(const struct cols *c, const struct ann *a, const int64_t *v,
 	       const int64_t *cumul);
 void put_missing_cells(const struct cols *c, const struct ann *a);
 void put_fancy(const char *title, const char *name, size_t len);
+
+/* ann_side.c: --per-file.  Reads every file into a profile of its
+ * own and puts them side by side into a->prof, with the labels of the
+ * groups in a->side_labels and --show and --sort widened; dies on
+ * errors. */
+void ann_side_read(struct ann *a, const struct cgp_read_opts *ro);
+/* The Metadata lines that say which file each column group is. */
+void ann_side_metadata(const struct ann *a);
+void ann_side_release(struct ann *a);
 
 /* ann_summary.c */
 void report_summaries(struct ann *a);

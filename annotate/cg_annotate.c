@@ -25,7 +25,7 @@ static const char usage_text[] =
 	"                   [--fail-above [SCOPE:]EVENT:LIMIT] [--show-old-new]\n"
 	"                   [--source-prefix-map OLD=NEW] [--json] [--json-lines]\n"
 	"                   [--width N] [--inline {yes,no}] [--asm[=REGEX]]\n"
-	"                   [--debug-file-directory DIRS]\n"
+	"                   [--debug-file-directory DIRS] [--per-file]\n"
 	"                   cachegrind-out-file [cachegrind-out-file ...]\n";
 
 static const char help_text[] =
@@ -90,6 +90,8 @@ static const char help_text[] =
 	"                        where --inline and --asm look for debug files by\n"
 	"                        build-id and .gnu_debuglink: folders separated by\n"
 	"                        ':' (default: /usr/lib/debug)\n"
+	"  --per-file            report each file in a column group of its own, beside\n"
+	"                        their total\n"
 	"\n"
 	"Exit status: 0 success, 1 error, 2 bad command line, 3 a --fail-above limit\n"
 	"exceeded.\n";
@@ -99,7 +101,7 @@ enum {
 	O_PERCS, O_PERCS_YES, O_PERCS_NO, O_ANNOTATE, O_AUTO_YES, O_AUTO_NO, O_CONTEXT,
 	/* Ours, from O_NORMALIZE on (on_our_option). */
 	O_NORMALIZE, O_DERIVE, O_FAIL, O_OLD_NEW, O_PREFIX_MAP, O_JSON, O_JSON_LINES,
-	O_WIDTH, O_INLINE, O_ASM, O_DEBUG_DIRS
+	O_WIDTH, O_INLINE, O_ASM, O_DEBUG_DIRS, O_SIDE
 };
 
 /* Upstream's options (abbreviations allowed), then ours (full names
@@ -134,6 +136,7 @@ static const struct ap_opt options[] = {
 	{ { "--inline", NULL, NULL }, 1, O_INLINE },
 	{ { "--asm", NULL, NULL }, AP_OPT_EQ, O_ASM },
 	{ { "--debug-file-directory", NULL, NULL }, 1, O_DEBUG_DIRS },
+	{ { "--per-file", NULL, NULL }, 0, O_SIDE },
 };
 
 static const struct ap_pos positionals[] = { { "cachegrind-out-file", 1 } };
@@ -236,6 +239,9 @@ static const char *on_our_option(struct ann *a, int id, const char *value, int *
 		return value ? asm_set_regex(a, value, free_it) : NULL;
 	case O_DEBUG_DIRS:
 		a->debug_dirs = value;
+		break;
+	case O_SIDE:
+		a->side = 1;
 		break;
 	}
 	return NULL;
@@ -421,6 +427,8 @@ static void metadata(const struct ann *a)
 				printf("Command %zu:        %s\n", i + 1, p->in[i].cmd);
 		}
 	put_events_line("Events recorded:  ", p->events, NULL, p->nev);
+	if (a->side)
+		ann_side_metadata(a);
 	put_events_line("Events shown:     ", a->events, a->show, a->nshow);
 	put_events_line("Event sort order: ", a->events, a->sort, a->nsort);
 	cgp_fmt_pyfloat(thr, a->threshold);
@@ -442,6 +450,12 @@ static void check_combinations(const struct ann *a)
 		ap_usage_error(&spec, "argument --diff: not allowed with %s: a diff is made "
 			       "per line (the addresses of two builds do not correspond)",
 			       a->inline_on ? "--inline=yes" : "--asm");
+	if (a->side && a->diff)
+		ap_usage_error(&spec, "argument --per-file: not allowed with argument --diff");
+	if (a->side && (a->rep.json || a->rep.der.n || a->inline_on || a->asm_on))
+		ap_usage_error(&spec, "argument --per-file: not allowed with %s",
+			       a->rep.json ? "--json" : a->rep.der.n ? "--derive"
+			       : a->inline_on ? "--inline=yes" : "--asm");
 }
 
 /* With derived events: the summary extended with the derived columns. */
@@ -505,6 +519,10 @@ static void read_profiles(struct ann *a)
 	ro.check_events = check_events;
 	ro.ctx = a;
 	ro.keep_instrs = a->inline_on || a->asm_on;
+	if (a->side) {
+		ann_side_read(a, &ro);
+		return;
+	}
 	for (i = 0; i < a->nfiles; i++) {
 		ro.negate = a->diff && i == 0;
 		if (cgp_profile_read(&a->prof, a->files[i], &ro, &err))
@@ -594,6 +612,7 @@ static void release(struct ann *a)
 	free(a->sort);
 	free(a->events);
 	free(a->ratio);
+	ann_side_release(a);
 	free(a->files);
 	free(a->prefix_map);
 	cgp_profile_release(&a->prof);

@@ -21,6 +21,7 @@ annotate_cg_annotate_SOURCES = \
 	annotate/ann_inline.c \
 	annotate/ann_asm.c \
 	annotate/ann_model.c \
+	annotate/ann_side.c \
 	$(ANN_OBJ_SOURCES)
 annotate_cg_annotate_CPPFLAGS = -I$(top_srcdir)/lib $(PCRE2_CFLAGS)
 annotate_cg_annotate_CFLAGS = $(HOST_WARN_CFLAGS) $(ANN_OBJ_CFLAGS)

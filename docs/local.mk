@@ -14,6 +14,7 @@ dist_doc_DATA += \
 	docs/manual/measuring.md \
 	docs/manual/running.md \
 	docs/manual/client-requests.md \
+	docs/manual/regions.md \
 	docs/manual/profile-format.md \
 	docs/manual/cg_annotate.md \
 	docs/manual/inline.md \
@@ -28,6 +29,7 @@ dist_doc_DATA += \
 manualexamplesdir = $(docdir)/examples
 dist_manualexamples_DATA = \
 	docs/manual/examples/phases.c \
+	docs/manual/examples/harness.c \
 	docs/manual/examples/cg-gate.sh \
 	docs/manual/examples/model.c \
 	docs/manual/examples/forkexec.c \

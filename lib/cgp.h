@@ -483,6 +483,8 @@ struct cgp_profile {
 	int64_t *summary;         /* global summary (sum over files) */
 	struct cgp_table tab;
 	struct cgp_buf tmp;       /* scratch for --mod-* results */
+	char **own_events;        /* nev names of its own (side by side), which
+				     events points to; NULL otherwise */
 };
 
 /* An empty profile whose files will be read with the rules of mode. */
@@ -592,5 +594,26 @@ int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *err);
 /* Removes the temporary (no-op after a commit or abort); only for an o
  * that cgp_outfile_open() succeeded on. */
 void cgp_outfile_abort(struct cgp_outfile *o);
+
+/* ------------------------------------------------------------------------ */
+/* Profiles side by side (cgp_side.c)                                        */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * cg_annotate --per-file: dst (cgp_profile_init'ed in ANNOTATE mode,
+ * nothing read into it) becomes one profile of the n profiles src[0..n)
+ * (each read in ANNOTATE mode, with the same events), their counts side by
+ * side: event e of src[g] is event g * nev + e of dst, named
+ * "<event>:<labels[g]>", and event n * nev + e, named "<event>", is the sum
+ * over the n profiles.  Every (file, function) entry, file, line and
+ * original file name of any src is in dst; the inputs of the src move to
+ * dst (in order), so that each src keeps only its table, for
+ * cgp_profile_release().  Fails with CGP_EEVENTS when the events differ,
+ * CGP_EUSAGE when there would be more than CGP_MAX_EVENTS events,
+ * CGP_EOVERFLOW or CGP_ENOMEM; dst is then valid for
+ * cgp_profile_release() only.
+ */
+int cgp_profile_side_by_side(struct cgp_profile *dst, struct cgp_profile *src, size_t n,
+			     const char *const *labels, struct cgp_error *err);
 
 #endif

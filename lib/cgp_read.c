@@ -969,6 +969,11 @@ void cgp_profile_release(struct cgp_profile *p)
 	}
 	free(p->in);
 	free(p->summary);
+	if (p->own_events) {
+		for (k = 0; k < p->nev; k++)
+			free(p->own_events[k]);
+		free(p->own_events);
+	}
 	cgp_table_release(&p->tab);
 	cgp_buf_release(&p->tmp);
 	memset(p, 0, sizeof *p);

@@ -23,7 +23,8 @@ lib_libcgp_a_SOURCES = \
 	lib/cgp_expr.c \
 	lib/cgp_norm.c \
 	lib/cgp_gate.c \
-	lib/cgp_json.c
+	lib/cgp_json.c \
+	lib/cgp_side.c
 lib_libcgp_a_CPPFLAGS = -I$(top_srcdir)/lib $(PCRE2_CFLAGS)
 lib_libcgp_a_CFLAGS = $(HOST_WARN_CFLAGS)
 

@@ -104,6 +104,8 @@ for name in "$@"; do
             done ;;
         phases-source)
             cp "$examples/phases.c" . ;;
+        harness-source)     # the benchmark harness of regions.md
+            cp "$examples/harness.c" . ;;
         phases|forkexec|forker)    # examples/NAME.c, built as its header says
             example_program "$name" -O2 ;;
         model|crash|clock)

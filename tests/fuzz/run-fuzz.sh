@@ -90,7 +90,7 @@ san="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 ) || exit 1
 ann=annotate/cg_annotate.c:annotate/ann_cols.c:annotate/ann_summary.c:annotate/ann_source.c:annotate/ann_model.c
 ann=$ann:annotate/ann_inline.c:annotate/ann_asm.c:annotate/ann_dwarf.c
-ann=$ann:annotate/ann_demangle.c:annotate/ann_disasm.c
+ann=$ann:annotate/ann_demangle.c:annotate/ann_disasm.c:annotate/ann_side.c
 for p in $ann merge/cg_merge.c diff/cg_diff.c; do
     srcs=
     for s in $(echo "$p" | tr ':' ' '); do srcs="$srcs $top_srcdir/$s"; done
@@ -111,6 +111,7 @@ for f in $(ls -S "$work/corpus" | head -n 100); do
                "cg_annotate --diff --mod-filename=s/^.*$/a.c/ p.cgout p.cgout" \
                "cg_annotate --mod-funcname=s/x*/-/g --context=-2 p.cgout" \
                "cg_annotate --inline=yes --asm --threshold=0 p.cgout" \
+               "cg_annotate --per-file --threshold=0 p.cgout p.cgout" \
                "cg_merge -o m.cgout p.cgout p.cgout" \
                "cg_diff --mod-filename=s/a/b/g p.cgout p.cgout" \
                "cg_annotate --json --json-lines --normalize=rust,clones p.cgout" \

@@ -47,6 +47,7 @@ TOOLTEST_PROGS = \
 	tests/tool/progs/loops.c \
 	tests/tool/progs/matrix.c \
 	tests/tool/progs/memops.c \
+	tests/tool/progs/phases.c \
 	tests/tool/progs/myprint.c \
 	tests/tool/progs/ptrchase.c \
 	tests/tool/progs/randbr.c \
@@ -135,3 +136,20 @@ EXTRA_DIST += $(INSTR_TESTS)
 # --help (tests/tool/version.test).
 TESTS += tests/tool/version.test
 EXTRA_DIST += tests/tool/version.test
+
+# Regions, phases and threads (issue 18): the requests count in no event,
+# zero and dump parts, --dump-every, --toggle-collect, --separate-threads,
+# and their interaction with fork, exec, fatal signals and output errors.
+# The scripts build their own programs (with gcc and, if installed, clang).
+PARTS_TESTS = \
+	tests/tool/regions.test \
+	tests/tool/toggle.test \
+	tests/tool/threads.test \
+	tests/tool/parts.test
+TESTS += $(PARTS_TESTS)
+EXTRA_DIST += $(PARTS_TESTS) tests/tool/parts-lib.sh \
+	tests/tool/progs/regions.c \
+	tests/tool/progs/toggle.c \
+	tests/tool/progs/toggle-exc.cpp \
+	tests/tool/progs/threads8.c \
+	tests/tool/progs/threadreq.c
