@@ -139,7 +139,8 @@ static void collect(struct asm_rep *r)
 			r->nin++;
 		}
 	}
-	qsort(r->in, r->nin, sizeof *r->in, cmp_ains);
+	if (r->nin)
+		qsort(r->in, r->nin, sizeof *r->in, cmp_ains);
 	for (i = j = 0; i < r->nin; i++) {
 		if (j && !cmp_ains(&r->in[j - 1], &r->in[i])) {
 			add_counts(r->v + r->in[j - 1].vi * nev, r->v + r->in[i].vi * nev, nev);
@@ -395,7 +396,8 @@ void report_asm(struct ann *a)
 		}
 	}
 	afn_ann = a;
-	qsort(r.fn, r.nfn, sizeof *r.fn, cmp_afn);
+	if (r.nfn)
+		qsort(r.fn, r.nfn, sizeof *r.fn, cmp_afn);
 	for (i = 0; i < r.nfn; i++)
 		if (selected(a, &r.fn[i]))
 			one_fn(&r, &r.fn[i], dis[r.fn[i].obj], nocode[r.fn[i].obj]);

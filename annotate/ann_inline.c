@@ -313,7 +313,8 @@ static void make_parts(struct ann *a, const struct ins *in, size_t nin, size_t n
 			x->npart++;
 		}
 	}
-	qsort(x->part, x->npart, sizeof *x->part, cmp_part);
+	if (x->npart)
+		qsort(x->part, x->npart, sizeof *x->part, cmp_part);
 	/* Merge equal keys, adding their counts into the first's. */
 	for (i = j = 0; i < x->npart; i++) {
 		if (j && !cmp_part(&x->part[j - 1], &x->part[i])) {

@@ -450,6 +450,9 @@ static void check_combinations(const struct ann *a)
 		ap_usage_error(&spec, "argument --diff: not allowed with %s: a diff is made "
 			       "per line (the addresses of two builds do not correspond)",
 			       a->inline_on ? "--inline=yes" : "--asm");
+	if (a->rep.der.n && (a->inline_on || a->asm_on))
+		ap_usage_error(&spec, "argument --derive: not allowed with %s",
+			       a->inline_on ? "--inline=yes" : "--asm");
 	if (a->side && a->diff)
 		ap_usage_error(&spec, "argument --per-file: not allowed with argument --diff");
 	if (a->side && (a->rep.json || a->rep.der.n || a->inline_on || a->asm_on))
@@ -527,6 +530,10 @@ static void read_profiles(struct ann *a)
 		ro.negate = a->diff && i == 0;
 		if (cgp_profile_read(&a->prof, a->files[i], &ro, &err))
 			die_cgp(&err);
+		if (ro.keep_instrs && !a->prof.in[i].instr)
+			die(1, "%s needs instruction-level profiles (made with --dump-instr=yes): "
+			    "'%s' is line-level", a->inline_on ? "--inline=yes" : "--asm",
+			    a->files[i]);
 		if (a->diff && i == 0)
 			snapshot(a);
 	}
@@ -543,6 +550,12 @@ static long prepare(struct ann *a)
 
 	a->nev = a->nrec + a->rep.der.n;
 	extend_values(a);
+	if (a->inline_on || a->asm_on) {
+		/* Before the model: --inline moves costs between entries. */
+		objects_open(a);
+		if (a->inline_on)
+			inline_apply(a);
+	}
 	for (b = 0; b < B_COUNT; b++)
 		a->bucket[b] = xcalloc(a->nev, sizeof *a->bucket[b]);
 	if (a->rep.json || a->rep.nlimits || a->old_new || a->rep.der.n)
