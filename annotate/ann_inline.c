@@ -351,6 +351,9 @@ void inline_apply(struct ann *a)
 		}
 		cgp_lines_get(L, in[i].row, v);
 		move(a, in[i].cc, to, v);
+		if (L->line[in[i].row] > 0 && (!t->cc[to].line_lo ||
+					       L->line[in[i].row] < t->cc[to].line_lo))
+			t->cc[to].line_lo = L->line[in[i].row];
 		ob->ninlined++;
 		moved[in[i].cc]++;
 	}
