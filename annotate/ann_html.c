@@ -50,10 +50,13 @@
  * through the rest, a page at a time of the same size. */
 #define STATIC_ROWS 1000
 
+/* The page's file: its temporary file is removed if the program dies
+ * (prog_outfile.c's exit handler reads it until the end). */
+static struct cgp_outfile page;
+
 /* The page while it is written (a->html). */
 struct ann_html {
-	struct cgp_outfile of;     /* removed if the program dies (prog_outfile.c) */
-	struct cgp_out *o;         /* &of.out */
+	struct cgp_out *o;         /* &page.out */
 	unsigned ntab;             /* tables written */
 	size_t nasm;               /* --asm functions written */
 	int sources;               /* the sources' heading is written */
@@ -278,8 +281,8 @@ void html_open(struct ann *a)
 {
 	struct ann_html *h = xcalloc(1, sizeof *h);
 
-	prog_outfile_open(&h->of, a->html_path);
-	h->o = &h->of.out;
+	prog_outfile_open(&page, a->html_path);
+	h->o = &page.out;
 	a->html = h;
 }
 
@@ -837,7 +840,7 @@ void html_finish(struct ann *a)
 	       "pages the tables.</footer>\n<script>\n");
 	raw(h, html_js);
 	raw(h, "</script>\n</body>\n</html>\n");
-	prog_outfile_commit(&h->of);
+	prog_outfile_commit(&page);
 	free(h);
 	a->html = NULL;
 }
