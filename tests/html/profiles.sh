@@ -14,67 +14,40 @@
 #   badsum.cgout  counts before any fl=: the Annotation summary check fails
 #                 at the end of the report
 
+# The lines both profiles of prog begin with: desc:, cmd:, events:, main's
+# file and its line 0.
+prof_head() {
+    printf '%s\n' \
+        'desc: I1 cache:         32768 B, 64 B, 8-way associative' \
+        'desc: D1 cache:         32768 B, 64 B, 8-way associative' \
+        'desc: LL cache:         8388608 B, 64 B, 16-way <associative> & "more"' \
+        "cmd: ./prog <script>document.body.setAttribute('data-pwned','0')</script> &amp; x" \
+        'events: Ir Dr Dw' "fl=$1/src/prog.c" 'fn=main' '0 7 0 0'
+}
+
+# The files with hostile names that both end with.
+prof_tail() {
+    printf '%s\n' \
+        "fl=$1/src/<script>document.body.setAttribute('data-pwned','1')</script>.c" \
+        "fn=</script><script>document.body.setAttribute('data-pwned','2')</script>" \
+        '1 3000 300 30' "fl=$1/src/q\"uote's&amp;.c" 'fn=<!--' '2 900 9 0'
+    printf 'fn=caf\351\n5 800 8 8\nfn=tab\001x\n6 700 7 7\n'
+}
+
 make_profiles() {
     local d=$1 i
     mkdir -p "$d/src"
     for i in $(seq 1 40); do echo "    line_$i(); /* <b>&amp; \"q\" 'a' */"; done > "$d/src/prog.c"
-    # A function with inlined code's breakdown is not needed here: the
-    # hostile names are in file, function and command names.
-    printf '%s\n' \
-        'desc: I1 cache:         32768 B, 64 B, 8-way associative' \
-        'desc: D1 cache:         32768 B, 64 B, 8-way associative' \
-        'desc: LL cache:         8388608 B, 64 B, 16-way <associative> & "more"' \
-        "cmd: ./prog <script>document.body.setAttribute('data-pwned','0')</script> &amp; x" \
-        'events: Ir Dr Dw' \
-        "fl=$d/src/prog.c" \
-        'fn=main' \
-        '0 7 0 0' \
-        '3 1000 100 10' \
-        '4 500 50 0' \
-        '20 300 0 30' \
-        'fn=work' \
-        '9 4000 1000 200' \
-        '10 2000 0 0' \
-        '45 10 1 1' \
-        'fn=gone' \
-        '30 600 60 6' \
-        "fl=$d/src/<script>document.body.setAttribute('data-pwned','1')</script>.c" \
-        "fn=</script><script>document.body.setAttribute('data-pwned','2')</script>" \
-        '1 3000 300 30' \
-        "fl=$d/src/q\"uote's&amp;.c" \
-        'fn=<!--' \
-        '2 900 9 0' \
-        > "$d/p1.cgout"
-    printf 'fn=caf\351\n5 800 8 8\nfn=tab\001x\n6 700 7 7\n' >> "$d/p1.cgout"
-    echo 'summary: 13817 1535 292' >> "$d/p1.cgout"
-
-    printf '%s\n' \
-        'desc: I1 cache:         32768 B, 64 B, 8-way associative' \
-        'desc: D1 cache:         32768 B, 64 B, 8-way associative' \
-        'desc: LL cache:         8388608 B, 64 B, 16-way <associative> & "more"' \
-        "cmd: ./prog <script>document.body.setAttribute('data-pwned','0')</script> &amp; x" \
-        'events: Ir Dr Dw' \
-        "fl=$d/src/prog.c" \
-        'fn=main' \
-        '0 7 0 0' \
-        '3 1500 150 10' \
-        '4 500 50 0' \
-        '20 300 0 30' \
-        'fn=work' \
-        '9 3950 1000 200' \
-        '10 1950 0 0' \
-        '45 10 1 1' \
-        'fn=fresh' \
-        '31 200 20 2' \
-        "fl=$d/src/<script>document.body.setAttribute('data-pwned','1')</script>.c" \
-        "fn=</script><script>document.body.setAttribute('data-pwned','2')</script>" \
-        '1 3000 300 30' \
-        "fl=$d/src/q\"uote's&amp;.c" \
-        'fn=<!--' \
-        '2 900 9 0' \
-        > "$d/p2.cgout"
-    printf 'fn=caf\351\n5 800 8 8\nfn=tab\001x\n6 700 7 7\n' >> "$d/p2.cgout"
-    echo 'summary: 13817 1545 288' >> "$d/p2.cgout"
+    { prof_head "$d"
+      printf '%s\n' '3 1000 100 10' '4 500 50 0' '20 300 0 30' \
+          'fn=work' '9 4000 1000 200' '10 2000 0 0' '45 10 1 1' 'fn=gone' '30 600 60 6'
+      prof_tail "$d"
+      echo 'summary: 13817 1535 292'; } > "$d/p1.cgout"
+    { prof_head "$d"
+      printf '%s\n' '3 1500 150 10' '4 500 50 0' '20 300 0 30' \
+          'fn=work' '9 3950 1000 200' '10 1950 0 0' '45 10 1 1' 'fn=fresh' '31 200 20 2'
+      prof_tail "$d"
+      echo 'summary: 13817 1545 288'; } > "$d/p2.cgout"
 
     awk 'BEGIN {
         print "cmd: ./big"; print "events: Ir Dr"
