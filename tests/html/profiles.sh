@@ -25,7 +25,7 @@ prof_head() {
         'events: Ir Dr Dw' "fl=$1/src/prog.c" 'fn=main' '0 7 0 0'
 }
 
-# The files with hostile names that both end with.
+# The files with hostile names that both profiles end with.
 prof_tail() {
     printf '%s\n' \
         "fl=$1/src/<script>document.body.setAttribute('data-pwned','1')</script>.c" \
