@@ -62,6 +62,31 @@ struct ann {
 	struct ann_asm_regex *asm_regex;  /* --asm=REGEX, or NULL */
 	const char *debug_dirs;           /* NULL: /usr/lib/debug */
 	struct ann_objects *objs;
+
+	/* --html=FILE (ann_html.c): the path, and while the report is
+	 * written, the page's state (NULL otherwise: the text report). */
+	const char *html_path;
+	struct ann_html *html;
+};
+
+/* The File:function and Function:file tables as the text prints them
+ * (ann_summary.c), also what --html renders: one outer entry (a file with
+ * its functions, or a function with its files) and its inner entries. */
+struct inner {
+	const struct cgp_name *name;
+	const int64_t *v;          /* the values shown (a diff's deltas) */
+	const int64_t *full;       /* as a model row (a diff: old, new, delta) */
+	long file;                 /* its file entry (prof.tab.file), or -1 */
+	long row;                  /* its model row = cost centre, or -1 */
+};
+
+struct outer {
+	const struct cgp_name *name;
+	int64_t *total;            /* the values shown, owned */
+	const int64_t *full;       /* as a model group */
+	long file;                 /* File:function: its file entry, or -1 */
+	struct inner *in;
+	size_t nin;
 };
 
 /* Column widths of one table.  Per shown event: the count column is as
@@ -87,6 +112,11 @@ void put_cells(const struct cols *c, const struct ann *a, const int64_t *v,
 	       const int64_t *cumul);
 void put_missing_cells(const struct cols *c, const struct ann *a);
 void put_fancy(const char *title, const char *name, size_t len);
+/* The text of value v of column e (thousands separators; a ratio with
+ * three decimals) into buf (>= 48 bytes); its length. */
+size_t fmt_count(const struct ann *a, unsigned e, char *buf, int64_t v);
+/* Python '{:.1f}' of v*100/s into buf (>= 48 bytes); its length. */
+size_t fmt_perc(char *buf, int64_t v, int64_t s);
 
 /* ann_side.c: --per-file.  Reads every file into a profile of its
  * own and puts them side by side into a->prof, with the labels of the
@@ -102,6 +132,8 @@ void report_summaries(struct ann *a);
 /* ann_source.c */
 void report_sources(struct ann *a);
 void report_annotation_summary(struct ann *a);
+/* The Annotation summary's row labels (as printed, with their padding). */
+extern const char *const asum_label[B_COUNT];
 
 /* ann_inline.c: the profile's objects, and --inline */
 void objects_open(struct ann *a);
@@ -132,6 +164,40 @@ void add_row(const struct ann *a, int64_t *acc, const int64_t *v);
 void line_values(const struct ann *a, const struct cgp_lines *t, size_t i, int64_t *v);
 /* Fills the derived columns of v; dies on overflow. */
 void derive(const struct ann *a, int64_t *v);
+
+/* ann_html.c: --html=FILE.  html_open() starts the page (dying with the
+ * file's name and the reason if it cannot be created); the others add to
+ * it in the order of the text report, each called only while a->html is
+ * set; html_finish() ends it and puts it under its name, complete. */
+void html_open(struct ann *a);
+void html_header(struct ann *a);
+void html_pre(struct ann *a, const char *id, const char *title, const char *text,
+	      size_t len);
+void html_table(struct ann *a, const struct outer *o, size_t n, int by_fn);
+/* An annotated source file: begin, then either unannotated (why) or
+ * newer warnings (per data file), the table, line 0, the ranges of lines
+ * (and their breakdowns), the lines past its end; then end. */
+void html_src_begin(struct ann *a, const struct cgp_file *f);
+void html_src_unannotated(struct ann *a, const struct cgp_file *f, const char *why);
+void html_src_newer(struct ann *a, const struct cgp_file *f, const char *data_file);
+void html_src_table(struct ann *a, const struct cgp_file *f);
+void html_src_line0(struct ann *a, const int64_t *v);
+void html_src_range(struct ann *a, int64_t lo, int64_t hi);
+/* v NULL: a line without counts. */
+void html_src_line(struct ann *a, int64_t n, const char *s, size_t len, const int64_t *v);
+void html_src_part(struct ann *a, const int64_t *v, const char *label, size_t len);
+void html_src_bogus(struct ann *a, int64_t line, const int64_t *v);
+void html_src_end(struct ann *a, int past_end);
+void html_asum(struct ann *a);
+/* One function of --asm: its title, notes, source-line markers and
+ * instructions (v NULL: not in the profile); hot is the largest magnitude
+ * of the primary event among them. */
+void html_asm_begin(struct ann *a, const char *title, size_t len, int64_t hot);
+void html_asm_note(struct ann *a, const char *text, size_t len);
+void html_asm_marker(struct ann *a, const char *text, size_t len);
+void html_asm_insn(struct ann *a, const int64_t *v, uint64_t addr, const char *text);
+void html_asm_end(struct ann *a);
+void html_finish(struct ann *a);
 
 /* ann_model.c: the model, the gate, the old/new tables, the JSON. */
 void model_build(struct ann *a);

@@ -239,22 +239,25 @@ static int cmp_afn(const void *p, const void *q)
 }
 
 /* Prints a source-line marker when (file, line) changes. */
-static void line_marker(const char **pfile, int64_t *pline, const char *file,
+static void line_marker(struct ann *a, const char **pfile, int64_t *pline, const char *file,
 			size_t flen, int64_t line, const char *inl, const struct cgp_name *fn)
 {
+	struct cgp_buf *b = &a->prof.tmp;
+
 	if (*pfile && !strncmp(*pfile, file, flen) && !(*pfile)[flen] && *pline == line)
 		return;
 	*pfile = file;
 	*pline = line;
+	cgp_buf_reset(b);
+	if (cgp_buf_add(b, file, flen) || cgp_buf_addf(b, ":%lld", (long long)line) ||
+	    (inl && (cgp_buf_addf(b, " (%s [inlined into ", inl) ||
+		     cgp_buf_add(b, fn->s, fn->len) || cgp_buf_adds(b, "])"))))
+		die(1, "out of memory");
 	fputs("-- ", stdout);
-	fwrite(file, 1, flen, stdout);
-	printf(":%lld", (long long)line);
-	if (inl) {
-		printf(" (%s [inlined into ", inl);
-		fwrite(fn->s, 1, fn->len, stdout);
-		fputs("])", stdout);
-	}
+	fwrite(b->s, 1, b->len, stdout);
 	putchar('\n');
+	if (a->html)
+		html_asm_marker(a, b->s, b->len);
 }
 
 /* The line and inlined function of an address from the DWARF. */
@@ -281,11 +284,38 @@ static void dwarf_line(struct ann *a, size_t obj, struct ann_obj *o, uint64_t ad
 static void put_insn(const struct asm_rep *r, const struct cols *c, const struct ains *in,
 		     uint64_t addr, int aw, const char *text)
 {
-	if (in)
-		put_cells(c, r->a, r->v + in->vi * r->a->nev, NULL);
+	const int64_t *v = in ? r->v + in->vi * r->a->nev : NULL;
+
+	if (v)
+		put_cells(c, r->a, v, NULL);
 	else
 		put_missing_cells(c, r->a);
 	printf("  %*" PRIx64 ":  %s\n", aw, addr, text);
+	if (r->a->html)
+		html_asm_insn(r->a, v, addr, text);
+}
+
+/* A line of text in the disassembly (no code, decoding again). */
+static void asm_note(struct ann *a, const char *text)
+{
+	printf("%s\n", text);
+	if (a->html)
+		html_asm_note(a, text, strlen(text));
+}
+
+/* The largest magnitude of the primary event among n instructions. */
+static int64_t hottest(const struct asm_rep *r, const struct ains *in, size_t n)
+{
+	uint64_t hot = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t m = cgp_model_mag(&r->a->model, r->a->sort[0],
+					   r->v[in[i].vi * r->a->nev + r->a->sort[0]]);
+		if (m > hot)
+			hot = m;
+	}
+	return hot > INT64_MAX ? INT64_MAX : (int64_t)hot;
 }
 
 /* The annotated disassembly of one function. */
@@ -313,6 +343,8 @@ static void one_fn(struct asm_rep *r, const struct afn *f, struct ann_disasm *d,
 	cgp_buf_addf(&a->prof.tmp, "%s (%.*s)", name, (int)t->obj[f->obj].name->len,
 		     t->obj[f->obj].name->s);
 	put_fancy("Annotated disassembly: ", a->prof.tmp.s, a->prof.tmp.len);
+	if (a->html)
+		html_asm_begin(a, a->prof.tmp.s, a->prof.tmp.len, hottest(r, in, f->n));
 	free(name);
 	cols_init(&c, a, 0);
 	for (i = 0; i < f->n; i++)
@@ -322,8 +354,12 @@ static void one_fn(struct asm_rep *r, const struct afn *f, struct ann_disasm *d,
 	putchar('\n');
 	if (!nocode && ann_obj_code(o, pos, &code, &len, &err))
 		nocode = err.msg;
-	if (nocode)
-		printf("No code: %s\n\n", nocode);
+	if (nocode) {
+		cgp_buf_reset(&a->prof.tmp);
+		cgp_buf_addf(&a->prof.tmp, "No code: %s", nocode);
+		asm_note(a, a->prof.tmp.s ? a->prof.tmp.s : "No code");
+		putchar('\n');
+	}
 	if (!nocode && len > hi - pos)
 		len = (size_t)(hi - pos);
 	while (pos < hi && (nocode ? in < end : 1)) {
@@ -343,10 +379,10 @@ static void one_fn(struct asm_rep *r, const struct afn *f, struct ann_disasm *d,
 		 * the DWARF's; the inlined function: the DWARF's. */
 		dwarf_line(a, f->obj, o, at, &ch, &file, &line, &inl);
 		if (here)
-			line_marker(&pfile, &pline, here->file->s, here->file->len, here->line,
+			line_marker(a, &pfile, &pline, here->file->s, here->file->len, here->line,
 				    inl, here->fn);
 		else if (file)
-			line_marker(&pfile, &pline, file, strlen(file), line, inl, f->fn);
+			line_marker(a, &pfile, &pline, file, strlen(file), line, inl, f->fn);
 		put_insn(r, &c, here, here ? here->addr : at, aw, text);
 		if (here)
 			in++;
@@ -357,8 +393,9 @@ static void one_fn(struct asm_rep *r, const struct afn *f, struct ann_disasm *d,
 		/* A profile address inside the instruction just decoded: the
 		 * profile is right, decoding starts again there. */
 		if (in < end && in->addr < pos && in->addr > at) {
-			printf("-- decoding again from %" PRIx64 ", where the profile has an "
-			       "instruction\n", in->addr);
+			snprintf(text, sizeof text, "-- decoding again from %" PRIx64
+				 ", where the profile has an instruction", in->addr);
+			asm_note(a, text);
 			len += (size_t)(pos - in->addr);
 			code -= pos - in->addr;
 			pos = in->addr;
@@ -367,6 +404,8 @@ static void one_fn(struct asm_rep *r, const struct afn *f, struct ann_disasm *d,
 	for (; in < end; in++)
 		put_insn(r, &c, in, in->addr, aw, "(outside the code decoded)");
 	putchar('\n');
+	if (a->html)
+		html_asm_end(a);
 	cols_release(&c);
 	ann_chain_release(&ch);
 	cgp_error_release(&err);

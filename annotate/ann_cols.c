@@ -41,17 +41,14 @@ void line_values(const struct ann *a, const struct cgp_lines *t, size_t i, int64
 	derive(a, v);
 }
 
-/* The text of count v of column e: with thousands separators; a ratio
- * column in thousandths with three decimals. */
-static size_t fmt_count(const struct ann *a, unsigned e, char *buf, int64_t v)
+size_t fmt_count(const struct ann *a, unsigned e, char *buf, int64_t v)
 {
 	if (!a->ratio[e])
 		return cgp_fmt_commas(buf, v);
 	return cgp_fmt_ratio(buf, v, 1);
 }
 
-/* Python '{:.1f}' of v*100/s. */
-static size_t fmt_perc(char *buf, int64_t v, int64_t s)
+size_t fmt_perc(char *buf, int64_t v, int64_t s)
 {
 	return (size_t)snprintf(buf, 48, "%.1f", cgp_percent(v, s));
 }

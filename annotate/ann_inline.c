@@ -351,6 +351,9 @@ void inline_apply(struct ann *a)
 		}
 		cgp_lines_get(L, in[i].row, v);
 		move(a, in[i].cc, to, v);
+		if (L->line[in[i].row] > 0 && (!t->cc[to].line_lo ||
+					       L->line[in[i].row] < t->cc[to].line_lo))
+			t->cc[to].line_lo = L->line[in[i].row];
 		ob->ninlined++;
 		moved[in[i].cc]++;
 	}
@@ -426,6 +429,7 @@ void inline_breakdown(struct ann *a, const struct cgp_file *f, int64_t line,
 {
 	const struct ann_objects *x = a->objs;
 	size_t file = (size_t)(f - a->prof.tab.file), lo = 0, hi, i, n;
+	struct cgp_buf label = CGP_BUF_INIT(SIZE_MAX / 2);
 	struct part *p;
 	int any = 0;
 
@@ -450,17 +454,24 @@ void inline_breakdown(struct ann *a, const struct cgp_file *f, int64_t line,
 	part_ann = a;
 	qsort(p, n, sizeof *p, cmp_part_by_cost);
 	for (i = 0; i < n; i++) {
+		int rc;
+		cgp_buf_reset(&label);
+		if (p[i].inl)
+			rc = cgp_buf_addf(&label, "%s [inlined into ", p[i].inl) ||
+			     cgp_buf_add(&label, p[i].fn->s, p[i].fn->len) ||
+			     cgp_buf_addf(&label, "], called at %s:%lld",
+					  p[i].cfile ? p[i].cfile : "??", (long long)p[i].cline);
+		else
+			rc = cgp_buf_add(&label, p[i].fn->s, p[i].fn->len);
+		if (rc)
+			die(1, "out of memory");
 		put_cells(c, a, x->v + p[i].vi * a->nev, NULL);
 		fputs("   | ", stdout);
-		if (p[i].inl) {
-			printf("%s [inlined into ", p[i].inl);
-			fwrite(p[i].fn->s, 1, p[i].fn->len, stdout);
-			printf("], called at %s:%lld\n", p[i].cfile ? p[i].cfile : "??",
-			       (long long)p[i].cline);
-		} else {
-			fwrite(p[i].fn->s, 1, p[i].fn->len, stdout);
-			putchar('\n');
-		}
+		fwrite(label.s ? label.s : "", 1, label.len, stdout);
+		putchar('\n');
+		if (a->html)
+			html_src_part(a, x->v + p[i].vi * a->nev, label.s ? label.s : "", label.len);
 	}
+	cgp_buf_release(&label);
 	free(p);
 }

@@ -97,11 +97,13 @@ out:
 	return rc;
 }
 
-static void list_originals(const struct cgp_file *f, const char *why)
+static void list_originals(struct ann *a, const struct cgp_file *f, const char *why)
 {
 	size_t i;
 
 	printf("Unannotated because %s:\n", why);
+	if (a->html)
+		html_src_unannotated(a, f, why);
 	for (i = 0; i < f->norig; i++) {
 		fputs("- ", stdout);
 		fwrite(f->orig[i]->s, 1, f->orig[i]->len, stdout);
@@ -135,6 +137,8 @@ static void newer_warning(struct ann *a, const struct cgp_file *f)
 		fputs(at_line, stdout);
 		printf("@ Original source files are all newer than data file '%s':\n",
 		       a->prof.in[i].path);
+		if (a->html)
+			html_src_newer(a, f, a->prof.in[i].path);
 		for (j = 0; j < f->norig; j++) {
 			fputs("@ - ", stdout);
 			fwrite(f->orig[j]->s, 1, f->orig[j]->len, stdout);
@@ -283,6 +287,8 @@ static int print_range(struct annot *st, size_t first, int64_t lo, int64_t hi)
 			return 0;
 	if (lo != 1)
 		marker(lo);
+	if (st->a->html)
+		html_src_range(st->a, lo, hi);
 	for (j = lo; j <= hi; j++) {
 		if (!next_src(st, &line, &len))
 			return 0;
@@ -299,6 +305,9 @@ static int print_range(struct annot *st, size_t first, int64_t lo, int64_t hi)
 		putchar(' ');
 		fwrite(line, 1, len, stdout);
 		putchar('\n');
+		if (st->a->html)
+			html_src_line(st->a, j, line, len,
+				      first < x->n && x->row[first].line == j ? st->v : NULL);
 		if (first < x->n && x->row[first].line == j)
 			inline_breakdown(st->a, st->f, j, &st->c);
 	}
@@ -324,6 +333,8 @@ static void print_bogus(struct annot *st)
 		line_values(st->a, &st->f->lines, x->row[i].idx, st->v);
 		put_cells(&st->c, st->a, st->v, NULL);
 		printf(" <bogus line %lld>\n", (long long)x->row[i].line);
+		if (st->a->html)
+			html_src_bogus(st->a, x->row[i].line, st->v);
 		add_row(st->a, st->a->bucket[B_KNOWN], st->v);
 	}
 	putchar('\n');
@@ -357,10 +368,14 @@ static void annotate_file(struct ann *a, const struct cgp_file *f,
 	cols_finish(&st.c, a);
 	put_header(&st.c, a, "", "");
 	putchar('\n');
+	if (a->html)
+		html_src_table(a, f);
 	if (x->line0 >= 0) {
 		line_values(a, &f->lines, (size_t)x->line0, st.v);
 		put_cells(&st.c, a, st.v, NULL);
 		fputs(" <unknown (line 0)>\n\n", stdout);
+		if (a->html)
+			html_src_line0(a, st.v);
 		add_row(a, a->bucket[B_LINE0], st.v);
 	}
 	for (i = 0; i < x->n;) {
@@ -372,6 +387,8 @@ static void annotate_file(struct ann *a, const struct cgp_file *f,
 			break;
 	}
 	print_bogus(&st);
+	if (a->html)
+		html_src_end(a, memchr(st.printed, 0, x->n) != NULL);
 	if (nranges)
 		putchar('\n');
 	cols_release(&st.c);
@@ -417,11 +434,13 @@ static void one_file(struct ann *a, struct cgp_file *f)
 		}
 	}
 	put_fancy("Annotated source file: ", f->name->s, f->name->len);
+	if (a->html)
+		html_src_begin(a, f);
 	if (same == -1) {
-		list_originals(f, "one or more of these original files are unreadable");
+		list_originals(a, f, "one or more of these original files are unreadable");
 		add_all(a, &f->lines, B_UNREADABLE);
 	} else if (same == 0) {
-		list_originals(f, "two or more of these original files are not identical");
+		list_originals(a, f, "two or more of these original files are not identical");
 		add_all(a, &f->lines, B_NONIDENT);
 	} else {
 		newer_warning(a, f);
@@ -459,16 +478,18 @@ void report_sources(struct ann *a)
 	free(order);
 }
 
+const char *const asum_label[B_COUNT] = {
+	"  annotated: files known & above threshold & readable, line numbers known",
+	"  annotated: files known & above threshold & readable, line numbers unknown",
+	"unannotated: files known & above threshold & two or more non-identical",
+	"unannotated: files known & above threshold & unreadable ",
+	"unannotated: files known & below threshold",
+	"unannotated: files unknown",
+};
+
 void report_annotation_summary(struct ann *a)
 {
-	static const char *const label[B_COUNT] = {
-		"  annotated: files known & above threshold & readable, line numbers known",
-		"  annotated: files known & above threshold & readable, line numbers unknown",
-		"unannotated: files known & above threshold & two or more non-identical",
-		"unannotated: files known & above threshold & unreadable ",
-		"unannotated: files known & below threshold",
-		"unannotated: files unknown",
-	};
+	const char *const *label = asum_label;
 	struct cols c;
 	int b;
 	int64_t *sum = xcalloc(a->nev, sizeof *sum);

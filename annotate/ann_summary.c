@@ -13,20 +13,6 @@
 #include "ann.h"
 #include "prog.h"
 
-/* One inner entry of a File:function or Function:file group. */
-struct inner {
-	const struct cgp_name *name;
-	const int64_t *v;
-};
-
-/* One outer entry: a file with its functions, or a function with its files. */
-struct outer {
-	const struct cgp_name *name;
-	int64_t *total;
-	struct inner *in;
-	size_t nin;
-};
-
 /* The report whose sort events cmp_key() uses (qsort has no context
  * argument); set by report_summaries(), owns nothing. */
 static const struct ann *sort_ann;
@@ -132,6 +118,8 @@ static void print_section(struct ann *a, struct outer *o, size_t n,
 	}
 	cols_release(&c);
 	free(cumul);
+	if (a->html)
+		html_table(a, o, n, *marker == '>');
 	for (i = 0; i < n; i++) {
 		free(o[i].total);
 		free(o[i].in);
@@ -183,17 +171,16 @@ static const struct cgp_file **files_by_name(const struct cgp_table *t)
 	return v;
 }
 
-/* Marks the file entry named name in a->selected. */
-static void select_file(struct ann *a, const struct cgp_file **by_name,
-			const struct cgp_name *name)
+/* The file entry named name (its index in the table), or -1. */
+static long file_index(const struct ann *a, const struct cgp_file **by_name,
+		       const struct cgp_name *name)
 {
 	const struct cgp_table *t = &a->prof.tab;
 	struct cgp_file key = { .name = name };
 	const struct cgp_file *kp = &key, **f;
 
 	f = bsearch(&kp, by_name, t->nfile, sizeof *by_name, cmp_file_addr);
-	if (f)
-		a->selected[*f - t->file] = 1;
+	return f ? (long)(*f - t->file) : -1;
 }
 
 /* File:function: outer = the model's files (not the scratch one), inner =
@@ -212,20 +199,59 @@ static void file_function(struct ann *a)
 		struct outer *x = &o[n];
 		x->name = g->name;
 		x->total = total_of(a, g);
+		x->full = g->v;
+		x->file = file_index(a, by_name, g->name);
 		x->in = xmalloc(g->nrows, sizeof *x->in);
 		for (j = 0; j < g->nrows; j++) {
 			const struct cgp_mrow *r = &m->row[g->rows[j]];
-			x->in[x->nin].name = r->fn;
-			x->in[x->nin++].v = shown(a, r->v);
+			x->in[x->nin++] = (struct inner){ r->fn, shown(a, r->v), r->v, x->file,
+							  (long)g->rows[j] };
 		}
 		if (filter_sort(a, x, tc)) {
-			select_file(a, by_name, g->name);
+			if (x->file >= 0)
+				a->selected[x->file] = 1;
 			n++;
 		}
 	}
 	print_section(a, o, n, "File:function summary", "< ", " file:function");
 	free(o);
 	free(by_name);
+}
+
+/* The model vectors of merged inner entries (merge_full), freed after
+ * the table that shows them. */
+static int64_t **full_copies;
+static size_t nfull_copies;
+
+/* The model vector of two rows of one function and file taken as one: the
+ * merged values v themselves, or in a diff a new vector of old, new and
+ * delta (only --html shows them; NULL otherwise). */
+static const int64_t *merge_full(struct ann *a, const int64_t *x, const int64_t *y,
+				 const int64_t *v)
+{
+	struct cgp_error err = CGP_ERROR_INIT;
+	size_t w = 3 * (size_t)a->model.ncol;
+	int64_t *c;
+
+	if (!a->model.diff)
+		return v;
+	if (!a->html)
+		return NULL;
+	c = xmalloc(w, sizeof *c);
+	memcpy(c, x, w * sizeof *c);
+	if (cgp_model_accumulate(&a->model, c, y, &err))
+		die_cgp(&err);
+	full_copies = xrealloc(full_copies, nfull_copies + 1, sizeof *full_copies);
+	full_copies[nfull_copies++] = c;
+	return c;
+}
+
+static void release_full(void)
+{
+	while (nfull_copies)
+		free(full_copies[--nfull_copies]);
+	free(full_copies);
+	full_copies = NULL;
 }
 
 /* Function:file: outer = the model's functions, inner = their files (""
@@ -236,6 +262,7 @@ static void function_file(struct ann *a)
 	const struct cgp_model *m = &a->model;
 	struct outer *o = xcalloc(m->nfunc + 1, sizeof *o);
 	int64_t *merged = xcalloc((m->nrow + 1) * (size_t)a->nev, sizeof *merged);
+	const struct cgp_file **by_name = files_by_name(&a->prof.tab);
 	size_t i, j, n = 0, nmerged = 0;
 	double tc = threshold_count(a);
 
@@ -244,6 +271,8 @@ static void function_file(struct ann *a)
 		struct outer *x = &o[n];
 		x->name = g->name;
 		x->total = total_of(a, g);
+		x->full = g->v;
+		x->file = -1;
 		x->in = xmalloc(g->nrows, sizeof *x->in);
 		for (j = 0; j < g->nrows; j++) {
 			const struct cgp_mrow *r = &m->row[g->rows[j]];
@@ -252,10 +281,12 @@ static void function_file(struct ann *a)
 				memcpy(v, x->in[x->nin - 1].v, a->nev * sizeof *v);
 				add_row(a, v, shown(a, r->v));
 				x->in[x->nin - 1].v = v;
+				x->in[x->nin - 1].full = merge_full(a, x->in[x->nin - 1].full, r->v, v);
 				continue;
 			}
-			x->in[x->nin].name = r->file;
-			x->in[x->nin++].v = shown(a, r->v);
+			x->in[x->nin++] = (struct inner){ r->file, shown(a, r->v), r->v,
+							  file_index(a, by_name, r->file),
+							  (long)g->rows[j] };
 		}
 		if (filter_sort(a, x, tc))
 			n++;
@@ -263,6 +294,8 @@ static void function_file(struct ann *a)
 	print_section(a, o, n, "Function:file summary", "> ", " function:file");
 	free(o);
 	free(merged);
+	free(by_name);
+	release_full();
 }
 
 void report_summaries(struct ann *a)

@@ -25,7 +25,7 @@ static const char usage_text[] =
 	"                   [--fail-above [SCOPE:]EVENT:LIMIT] [--show-old-new]\n"
 	"                   [--source-prefix-map OLD=NEW] [--json] [--json-lines]\n"
 	"                   [--width N] [--inline {yes,no}] [--asm[=REGEX]]\n"
-	"                   [--debug-file-directory DIRS] [--per-file]\n"
+	"                   [--debug-file-directory DIRS] [--per-file] [--html FILE]\n"
 	"                   cachegrind-out-file [cachegrind-out-file ...]\n";
 
 static const char help_text[] =
@@ -92,6 +92,9 @@ static const char help_text[] =
 	"                        ':' (default: /usr/lib/debug)\n"
 	"  --per-file            report each file in a column group of its own, beside\n"
 	"                        their total\n"
+	"  --html FILE           write the report as one self-contained HTML page to\n"
+	"                        FILE (sortable tables, annotated sources) instead of\n"
+	"                        the text\n"
 	"\n"
 	"Exit status: 0 success, 1 error, 2 bad command line, 3 a --fail-above limit\n"
 	"exceeded.\n";
@@ -101,7 +104,7 @@ enum {
 	O_PERCS, O_PERCS_YES, O_PERCS_NO, O_ANNOTATE, O_AUTO_YES, O_AUTO_NO, O_CONTEXT,
 	/* Ours, from O_NORMALIZE on (on_our_option). */
 	O_NORMALIZE, O_DERIVE, O_FAIL, O_OLD_NEW, O_PREFIX_MAP, O_JSON, O_JSON_LINES,
-	O_WIDTH, O_INLINE, O_ASM, O_DEBUG_DIRS, O_SIDE
+	O_WIDTH, O_INLINE, O_ASM, O_DEBUG_DIRS, O_SIDE, O_HTML
 };
 
 /* Upstream's options (abbreviations allowed), then ours (full names
@@ -137,6 +140,7 @@ static const struct ap_opt options[] = {
 	{ { "--asm", NULL, NULL }, AP_OPT_EQ, O_ASM },
 	{ { "--debug-file-directory", NULL, NULL }, 1, O_DEBUG_DIRS },
 	{ { "--per-file", NULL, NULL }, 0, O_SIDE },
+	{ { "--html", NULL, NULL }, 1, O_HTML },
 };
 
 static const struct ap_pos positionals[] = { { "cachegrind-out-file", 1 } };
@@ -242,6 +246,11 @@ static const char *on_our_option(struct ann *a, int id, const char *value, int *
 		break;
 	case O_SIDE:
 		a->side = 1;
+		break;
+	case O_HTML:
+		if (!*value)
+			return "expected a file name";
+		a->html_path = value;
 		break;
 	}
 	return NULL;
@@ -455,10 +464,13 @@ static void check_combinations(const struct ann *a)
 			       a->inline_on ? "--inline=yes" : "--asm");
 	if (a->side && a->diff)
 		ap_usage_error(&spec, "argument --per-file: not allowed with argument --diff");
-	if (a->side && (a->rep.json || a->rep.der.n || a->inline_on || a->asm_on))
+	if (a->side && (a->rep.json || a->rep.der.n || a->inline_on || a->asm_on ||
+			a->html_path))
 		ap_usage_error(&spec, "argument --per-file: not allowed with %s",
 			       a->rep.json ? "--json" : a->rep.der.n ? "--derive"
-			       : a->inline_on ? "--inline=yes" : "--asm");
+			       : a->inline_on ? "--inline=yes" : a->asm_on ? "--asm" : "--html");
+	if (a->html_path && a->rep.json)
+		ap_usage_error(&spec, "argument --html: not allowed with argument --json");
 }
 
 /* With derived events: the summary extended with the derived columns. */
@@ -558,7 +570,7 @@ static long prepare(struct ann *a)
 	}
 	for (b = 0; b < B_COUNT; b++)
 		a->bucket[b] = xcalloc(a->nev, sizeof *a->bucket[b]);
-	if (a->rep.json || a->rep.nlimits || a->old_new || a->rep.der.n)
+	if (a->rep.json || a->rep.nlimits || a->old_new || a->rep.der.n || a->html_path)
 		model_build(a);
 	if (a->diff && a->nev != a->nrec) {
 		/* A derived total of a diff is new's minus old's, as in the
@@ -573,36 +585,70 @@ static long prepare(struct ann *a)
 	return exceeded;
 }
 
-/* The report: the text, or the JSON written after the text has run into
- * a sink (it computes the annotation summary, and checks it, and nothing
- * reaches standard output before the whole report is known); then the
- * gate's text. */
+/* --html: the Objects section's text (its lines after the title), in the
+ * page. */
+static void objects_html(struct ann *a)
+{
+	FILE *sink = stdout;
+	char *text = NULL, *p;
+	size_t len = 0;
+	int skip;
+
+	stdout = open_memstream(&text, &len);
+	if (!stdout)
+		die(1, "out of memory");
+	report_objects(a);
+	if (fclose(stdout) || !text)
+		die(1, "out of memory");
+	stdout = sink;
+	for (p = text, skip = 3; skip && (p = memchr(p, '\n', len - (size_t)(p - text))); skip--)
+		p++;
+	if (p)
+		html_pre(a, "objects", "Objects", p, len - (size_t)(p - text));
+	free(text);
+}
+
+/* The report: the text, or the JSON or HTML written after (or while) the
+ * text runs into a sink (it computes the annotation summary, and checks
+ * it, and nothing reaches standard output before the whole report is
+ * known); then the gate's text. */
 static void report(struct ann *a)
 {
 	FILE *real_stdout = NULL;
 
-	if (a->rep.json) {
+	if (a->rep.json || a->html_path) {
 		fflush(stdout);
 		real_stdout = stdout;
 		stdout = sink_stream();
 	}
+	if (a->html_path) {
+		html_open(a);
+		html_header(a);
+	}
 	metadata(a);
-	if (a->objs)
+	if (a->objs && a->html)
+		objects_html(a);
+	else if (a->objs)
 		report_objects(a);
 	report_summaries(a);
 	if (a->annotate) {
 		report_sources(a);
 		report_annotation_summary(a);
+		if (a->html)
+			html_asum(a);
 	}
 	if (a->asm_on)
 		report_asm(a);
-	if (a->rep.json) {
+	if (real_stdout) {
 		fclose(stdout);
 		stdout = real_stdout;
-		report_json(a);
-	} else if (a->rep.nlimits) {
-		report_gate(a);
 	}
+	if (a->html)
+		html_finish(a);
+	if (a->rep.json)
+		report_json(a);
+	else if (a->rep.nlimits)
+		report_gate(a);
 	finish_stdout();
 }
 

@@ -22,9 +22,22 @@ annotate_cg_annotate_SOURCES = \
 	annotate/ann_asm.c \
 	annotate/ann_model.c \
 	annotate/ann_side.c \
+	annotate/ann_html.c \
 	$(ANN_OBJ_SOURCES)
-annotate_cg_annotate_CPPFLAGS = -I$(top_srcdir)/lib $(PCRE2_CFLAGS)
+nodist_annotate_cg_annotate_SOURCES = annotate/ann_html_assets.h
+annotate_cg_annotate_CPPFLAGS = -I$(top_srcdir)/lib -I$(top_builddir)/annotate $(PCRE2_CFLAGS)
 annotate_cg_annotate_CFLAGS = $(HOST_WARN_CFLAGS) $(ANN_OBJ_CFLAGS)
 annotate_cg_annotate_LDADD = $(CGP_LDADD) $(ANN_OBJ_LIBS)
 man_MANS += annotate/cg_annotate.1
 EXTRA_DIST += annotate/cg_annotate.1
+
+# The style and script of --html pages, written as files of their own and
+# compiled in as C strings (ann_html.c includes the header).
+ANN_HTML_ASSETS = annotate/html/report.css annotate/html/report.js
+annotate/ann_html_assets.h: $(ANN_HTML_ASSETS:%=$(srcdir)/%) $(srcdir)/annotate/html/embed.awk
+	$(AM_V_GEN)$(MKDIR_P) annotate && \
+	  $(AWK) -f $(srcdir)/annotate/html/embed.awk $(ANN_HTML_ASSETS:%=$(srcdir)/%) > $@.tmp && \
+	  mv $@.tmp $@
+BUILT_SOURCES += annotate/ann_html_assets.h
+CLEANFILES += annotate/ann_html_assets.h
+EXTRA_DIST += $(ANN_HTML_ASSETS) annotate/html/embed.awk

@@ -18,6 +18,7 @@ dist_doc_DATA += \
 	docs/manual/profile-format.md \
 	docs/manual/cg_annotate.md \
 	docs/manual/inline.md \
+	docs/manual/html.md \
 	docs/manual/cg_merge.md \
 	docs/manual/cg_diff.md \
 	docs/manual/cg_run.md \
@@ -41,7 +42,8 @@ dist_manualexamples_DATA = \
 # The manual's images, beside it.
 manualimagesdir = $(docdir)/images
 dist_manualimages_DATA = \
-	docs/manual/images/kcachegrind-machine-code.png
+	docs/manual/images/kcachegrind-machine-code.png \
+	docs/manual/images/cg-annotate-html.png
 
 # The example program of the demo (build.sh demo) and of the manual.
 EXTRA_DIST += docs/examples/wordcount.c

@@ -291,6 +291,9 @@ struct cgp_cc {
 	struct cgp_lines *lines;  /* CGP_LINES_PER_CC only, else NULL */
 	struct cgp_lines *instrs; /* its instruction rows when they are kept
 				     (cgp_profile.keep_instrs), else NULL */
+	int64_t line_lo;          /* the smallest line number above 0 of its
+				     count lines, 0 if none: where its code
+				     starts (links of cg_annotate --html) */
 };
 
 /* An object file of an instruction-level profile: its ob= name and the

@@ -92,6 +92,14 @@ void cgp_json_end(struct cgp_json *j, char close)
 		put(j, "\n", 1);
 }
 
+/* U+2028 LINE SEPARATOR or U+2029 PARAGRAPH SEPARATOR (a sequence of len
+ * bytes): line ends to a JavaScript parser older than ES2019. */
+static int is_line_sep(const char *s, size_t len)
+{
+	return len == 3 && s[0] == '\xe2' && s[1] == '\x80' &&
+	       (s[2] == '\xa8' || s[2] == '\xa9');
+}
+
 /* The string itself, without the separator. */
 static void str_body(struct cgp_json *j, const char *s, size_t n)
 {
@@ -103,14 +111,22 @@ static void str_body(struct cgp_json *j, const char *s, size_t n)
 		unsigned char c = (unsigned char)s[i];
 		char e[8];
 		size_t k;
-		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f) {
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f &&
+		    !(j->html && (c == '<' || c == '>' || c == '&'))) {
 			i++, run++;
 			continue;
 		}
 		if (c >= 0x80) {
 			size_t len = cgp_utf8_seq(s + i, n - i);
-			if (len) {
+			if (len && !(j->html && is_line_sep(s + i, len))) {
 				i += len, run += len;
+				continue;
+			}
+			if (len) {   /* U+2028 or U+2029 */
+				put(j, s + i - run, run);
+				run = 0;
+				put(j, s[i + 2] == '\xa8' ? "\\u2028" : "\\u2029", 6);
+				i += len;
 				continue;
 			}
 		}

@@ -132,6 +132,14 @@ static int add_rec(const struct cgp_model *m, int64_t *dst, const int64_t *src,
 	return 0;
 }
 
+int cgp_model_accumulate(const struct cgp_model *m, int64_t *dst, const int64_t *src,
+			 struct cgp_error *err)
+{
+	int rc = add_rec(m, dst, src, err);
+
+	return rc ? rc : complete(m, dst, err);
+}
+
 /* Rows sorted for grouping: by the group's name, then the other name.
  * Names are interned, so the same name is the same pointer and comparing
  * addresses groups them (much faster than comparing text; the order of

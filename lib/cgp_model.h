@@ -11,8 +11,8 @@
  * the profiles they read, which the new presentations render: the
  * regression gate (verdicts and the ranked table of changes), the
  * old/new/delta tables of `cg_annotate --diff --show-old-new`, and the JSON
- * document (docs/manual/report.schema.json).  A later HTML report is meant to
- * render from it too.
+ * document (docs/manual/report.schema.json), and cg_annotate's HTML report
+ * (annotate/ann_html.c).
  *
  * Its columns are the recorded events, then the derived ones
  * (--derive=NAME=FORMULA).  Every value is an int64: a count, or for a
@@ -145,6 +145,11 @@ int cgp_model_set_total(struct cgp_model *m, const int64_t *a, const int64_t *b,
 int cgp_model_finish(struct cgp_model *m, struct cgp_error *err);
 /* Fills v[nrec..ncol) of a value vector (one side) from v[0..nrec). */
 int cgp_model_derive(const struct cgp_model *m, int64_t *v, struct cgp_error *err);
+/* Adds the recorded values of every side of the value vector src to dst
+ * (a vector as a row's), then computes dst's derived columns and, in a
+ * diff, its deltas again: two rows taken as one.  0 or CGP_EOVERFLOW. */
+int cgp_model_accumulate(const struct cgp_model *m, int64_t *dst, const int64_t *src,
+			 struct cgp_error *err);
 /* Sorts the groups and their rows as cg_annotate's tables are: by the
  * magnitude of the sort columns (of the delta in a diff), descending, then
  * by name, descending. */
@@ -253,6 +258,10 @@ long cgp_gate_ranked(const struct cgp_model *m, const struct cgp_limit *l,
  * them (one table row per line). */
 struct cgp_json {
 	struct cgp_out *o;
+	int html;                  /* also escape < > & U+2028 U+2029 (set after
+				      cgp_json_init: JSON inside an HTML
+				      <script>, which "</script>" or "<!--"
+				      in a name could otherwise end) */
 	int depth;
 	unsigned char first[64];   /* no member written yet at that depth */
 	unsigned char arr[64];     /* that depth is an array */
@@ -267,7 +276,9 @@ void cgp_json_key(struct cgp_json *j, const char *k);
 /* A string of any bytes: UTF-8 as it is, '"', '\\' and control characters
  * escaped (\n \t ... or \u00XX), and each byte that is not part of valid
  * UTF-8 as \udcXX (U+DC80..U+DCFF, Python's "surrogateescape", so
- * s.encode("utf-8", "surrogateescape") gives the bytes back). */
+ * s.encode("utf-8", "surrogateescape") gives the bytes back).  With html
+ * set, '<', '>', '&' become \u003c \u003e \u0026 and U+2028, U+2029
+ * \u2028 \u2029 (the same string to a JSON reader). */
 void cgp_json_str(struct cgp_json *j, const char *s, size_t n);
 void cgp_json_cstr(struct cgp_json *j, const char *s);
 void cgp_json_int(struct cgp_json *j, int64_t v);

@@ -565,6 +565,8 @@ static int on_count(struct rstate *s, const char *line, size_t len)
 	if (s->cc < 0 && set_cc(s))
 		return s->err->code;
 	c = &s->p->tab.cc[s->cc];
+	if (ln > 0 && (ln < c->line_lo || !c->line_lo))
+		c->line_lo = ln;
 	if (s->running)
 		for (i = 0; i < s->nev; i++)
 			if (cgp_add(&s->running[i], s->counts[i]))

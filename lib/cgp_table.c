@@ -556,6 +556,7 @@ long cgp_table_cc(struct cgp_table *t, struct cgp_name_ent *file,
 	c->flags = flags;
 	c->lines = NULL;
 	c->instrs = NULL;
+	c->line_lo = 0;
 	c->total = cgp_pool_alloc(&t->totals, t->nev, 256);
 	if (!c->total)
 		return -1;

@@ -90,13 +90,14 @@ san="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 ) || exit 1
 ann=annotate/cg_annotate.c:annotate/ann_cols.c:annotate/ann_summary.c:annotate/ann_source.c:annotate/ann_model.c
 ann=$ann:annotate/ann_inline.c:annotate/ann_asm.c:annotate/ann_dwarf.c
-ann=$ann:annotate/ann_demangle.c:annotate/ann_disasm.c:annotate/ann_side.c
+ann=$ann:annotate/ann_demangle.c:annotate/ann_disasm.c:annotate/ann_side.c:annotate/ann_html.c
 for p in $ann merge/cg_merge.c diff/cg_diff.c; do
     srcs=
     for s in $(echo "$p" | tr ':' ' '); do srcs="$srcs $top_srcdir/$s"; done
     name=$(basename "${p%%:*}" .c)
     # shellcheck disable=SC2086
-    "$cc" $san -I"$top_builddir" -I"$lib" $pcre_cflags $obj_cflags $srcs "$work"/obj/*.o \
+    "$cc" $san -I"$top_builddir" -I"$top_builddir/annotate" -I"$lib" $pcre_cflags $obj_cflags \
+        $srcs "$work"/obj/*.o \
         $pcre_libs $obj_libs -lm -o "$work/bin/$name" || exit 1
 done
 cd "$work/run" || exit 1
@@ -112,12 +113,15 @@ for f in $(ls -S "$work/corpus" | head -n 100); do
                "cg_annotate --mod-funcname=s/x*/-/g --context=-2 p.cgout" \
                "cg_annotate --inline=yes --asm --threshold=0 p.cgout" \
                "cg_annotate --per-file --threshold=0 p.cgout p.cgout" \
+               "cg_annotate --html=r.html --threshold=0 --context=1 p.cgout" \
+               "cg_annotate --html=r.html --diff --mod-filename=s/^.*$/a.c/ p.cgout p.cgout" \
                "cg_merge -o m.cgout p.cgout p.cgout" \
                "cg_diff --mod-filename=s/a/b/g p.cgout p.cgout" \
                "cg_annotate --json --json-lines --normalize=rust,clones p.cgout" \
                "cg_annotate --diff --show-old-new --fail-above=each-fn=.:Ir:+0 --json p.cgout p.cgout" \
                "cg_diff --json --fail-above=Ir:+0% --fail-above=fn=a:Ir:0 p.cgout p.cgout"; do
         n=$((n + 1))
+        rm -f r.html
         # shellcheck disable=SC2086
         timeout 20 "$work/bin/"$cmd >out 2>err
         rc=$?
@@ -136,6 +140,11 @@ for f in $(ls -S "$work/corpus" | head -n 100); do
                 elif [ -s out ]; then
                     bad=$((bad + 1))
                     echo "FAIL (exit $rc, output written): $cmd on corpus file $f"
+                fi ;;
+            *--html*)   # a page only when complete
+                if [ $rc != 0 ] && [ -e r.html ]; then
+                    bad=$((bad + 1))
+                    echo "FAIL (exit $rc, r.html written): $cmd on corpus file $f"
                 fi ;;
         esac
     done

@@ -139,7 +139,7 @@ static void test_limits(void)
 }
 
 /* The JSON text of one string. */
-static char *json_of(const char *s, size_t n)
+static char *json_of(const char *s, size_t n, int html)
 {
 	static struct cgp_out o;
 	struct cgp_json j;
@@ -151,6 +151,7 @@ static char *json_of(const char *s, size_t n)
 		return buf;
 	cgp_out_init(&o, fd[1], NULL);
 	cgp_json_init(&j, &o);
+	j.html = html;
 	cgp_json_str(&j, s, n);
 	cgp_out_add(&o, "", 0);
 	{
@@ -180,11 +181,31 @@ static void test_json_escapes(void)
 		{ "\xed\xa0\x80", 3, "\"\\udced\\udca0\\udc80\"" }, /* encoded surrogate */
 		{ "\xc3", 1, "\"\\udcc3\"" },                      /* cut sequence */
 	};
+	/* Inside an HTML <script>: nothing can end the element or start a
+	 * comment, and JavaScript's line separators are escaped too. */
+	static const struct { const char *in; size_t n; const char *out; } h[] = {
+		{ "</script><!--", 13, "\"\\u003c/script\\u003e\\u003c!--\"" },
+		{ "a&amp;b", 7, "\"a\\u0026amp;b\"" },
+		{ "x\xe2\x80\xa8y\xe2\x80\xa9", 8, "\"x\\u2028y\\u2029\"" },
+		{ "\xe2\x80\xa7\xe2\x80", 5, "\"\xe2\x80\xa7\\udce2\\udc80\"" },
+		{ "caf\xe9<", 5, "\"caf\\udce9\\u003c\"" },
+	};
 	size_t i;
 
 	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
-		char *got = json_of(t[i].in, t[i].n);
+		char *got = json_of(t[i].in, t[i].n, 0);
 		CHECKF(!strcmp(got, t[i].out), "string %zu: got %s, want %s", i, got, t[i].out);
+		free(got);
+		/* html changes nothing of these */
+		got = json_of(t[i].in, t[i].n, 1);
+		CHECKF(!strcmp(got, t[i].out), "html string %zu: got %s, want %s", i, got,
+		       t[i].out);
+		free(got);
+	}
+	for (i = 0; i < sizeof h / sizeof h[0]; i++) {
+		char *got = json_of(h[i].in, h[i].n, 1);
+		CHECKF(!strcmp(got, h[i].out), "html string %zu: got %s, want %s", i, got,
+		       h[i].out);
 		free(got);
 	}
 }

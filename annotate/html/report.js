@@ -1,0 +1,304 @@
+/* report.js -- the script of cg_annotate --html pages: sorting, filtering and paging of the tables, from the data in the page. */
+/* Copyright (C) 2026 the cachegrind-ng developers.  SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The page is complete without this script: it only re-renders the
+ * File:function and Function:file tables from their data (JSON in
+ * <script type="application/json" id="cg-tN">: [name, file, line, values,
+ * inner entries]) when a column heading is clicked, the filter is typed
+ * in, or more rows are asked for.  The numbers are formatted as the page's
+ * own (and the text report's): thousands separators, ratios with three
+ * decimals, percentages rounded as C's printf("%.1f") rounds them.
+ *
+ * The location's fragment drives it too, for links and tests:
+ *   #sort=KEY[:asc]&filter=TEXT&rows=N|all
+ * KEY is "name", an event ("Ir"), or in a diff EVENT.old, .new, .delta,
+ * .change.  Errors are shown in the page (#cg-errors), never hidden.
+ */
+(function () {
+  'use strict';
+  var errors = document.getElementById('cg-errors');
+  function fail(msg) {
+    errors.hidden = false;
+    errors.textContent += msg + '\n';
+  }
+  window.addEventListener('error', function (e) {
+    fail('error: ' + e.message + ' (line ' + e.lineno + ')');
+  });
+
+  function parse(id) {
+    return JSON.parse(document.getElementById(id).textContent);
+  }
+  var meta = parse('cg-meta');
+  var nev = meta.events.length;
+
+  /* ---- formatting ---- */
+  function commas(v) {
+    var s = String(Math.abs(v)), out = '';
+    while (s.length > 3) {
+      out = ',' + s.slice(s.length - 3) + out;
+      s = s.slice(0, s.length - 3);
+    }
+    return (v < 0 ? '-' : '') + s + out;
+  }
+  function count(k, v) {
+    if (v === null) return 'n/a';
+    if (!meta.ratio[k]) return commas(v);
+    var a = Math.abs(v), f = String(a % 1000);
+    return (v < 0 ? '-' : '') + commas(Math.floor(a / 1000)) + '.' + '000'.slice(f.length) + f;
+  }
+  /* printf("%.1f", x): ties (x * 4 an odd integer) to even, as glibc. */
+  function fix1(x) {
+    var neg = x < 0 || Object.is(x, -0), a = Math.abs(x), q = a * 4, s;
+    if (Number.isInteger(q) && q % 2 === 1) {
+      var n = Math.floor(a * 10);
+      if (n % 2 === 1) n += 1;
+      s = String(Math.floor(n / 10)) + '.' + String(n % 10);
+    } else {
+      s = a.toFixed(1);
+    }
+    return (neg ? '-' : '') + s;
+  }
+  function pct(v, s) {
+    return s === 0 ? 'n/a' : fix1(v * 100 / s) + '%';
+  }
+  /* The change column of a diff (cgp_gate_cells). */
+  function change(k, o, n, d) {
+    if (d === null || (meta.ratio[k] && (o === null || n === null))) return 'n/a';
+    if (o === 0) return d ? 'new' : '';
+    if (d === 0) return '0.0%';
+    var x = d * 100 / Math.abs(o);
+    return (x >= 0 ? '+' : '') + fix1(x) + '%';
+  }
+  function changeValue(k, o, d) {
+    if (d === null || o === null) return null;
+    if (o === 0) return d ? Infinity : 0;
+    return d / Math.abs(o);
+  }
+
+  /* ---- DOM ---- */
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  /* A name: bytes that were not UTF-8 (\udcXX in the data) and control
+   * characters shown as marked \xNN, as the page shows them. */
+  var odd = /[\u0000-\u0008\u000a-\u001f\u007f]|[\udc80-\udcff]/gu;
+  function nameInto(parent, s) {
+    var last = 0, m;
+    odd.lastIndex = 0;
+    while ((m = odd.exec(s)) !== null) {
+      if (m.index > last) parent.appendChild(document.createTextNode(s.slice(last, m.index)));
+      var c = m[0].charCodeAt(0) & 0xff;
+      parent.appendChild(el('span', 'x', '\\x' + (c < 16 ? '0' : '') + c.toString(16)));
+      last = m.index + m[0].length;
+    }
+    if (last < s.length) parent.appendChild(document.createTextNode(s.slice(last)));
+  }
+  function nameCell(tr, row) {
+    var td = el('td', 'nm'), target = td;
+    if (row[1] >= 0) {
+      target = el('a');
+      target.href = '#f' + row[1] + (row[2] > 0 ? '-l' + row[2] : '');
+      td.appendChild(target);
+    }
+    nameInto(target, row[0]);
+    tr.appendChild(td);
+  }
+  function plainCells(tr, vals, cum, inner) {
+    for (var k = 0; k < nev; k++) {
+      var td = el('td', '', count(k, vals[k])), v = vals[k], s = meta.total[k];
+      if (meta.percs && !meta.ratio[k] && (!inner || v !== 0)) {
+        td.appendChild(el('span', 'p', pct(v, s)));
+        if (cum) td.appendChild(el('span', 'c', pct(cum[k], s)));
+      }
+      tr.appendChild(td);
+    }
+  }
+  function diffCells(tr, vals) {
+    for (var k = 0; k < nev; k++) {
+      var o = vals[3 * k], n = vals[3 * k + 1], d = vals[3 * k + 2];
+      var cls = d === null || d === 0 ? '' : d > 0 ? 'up' : 'dn';
+      tr.appendChild(el('td', 'od', count(k, o)));
+      tr.appendChild(el('td', '', count(k, n)));
+      tr.appendChild(el('td', cls, d !== null && d > 0 ? '+' + count(k, d) : count(k, d)));
+      tr.appendChild(el('td', cls, change(k, o, n, d)));
+    }
+  }
+  function row(cls, r, cum, inner) {
+    var tr = el('tr', cls);
+    nameCell(tr, r);
+    if (meta.diff) diffCells(tr, r[3]);
+    else plainCells(tr, r[3], cum, inner);
+    return tr;
+  }
+
+  /* ---- tables ---- */
+  function Table(table) {
+    this.table = table;
+    this.id = table.getAttribute('data-t');
+    this.groups = null;
+    this.key = null;
+    this.asc = false;
+    this.filter = '';
+    this.limit = meta.page;
+    this.controls();
+  }
+  Table.prototype.data = function () {
+    if (!this.groups) {
+      this.groups = parse('cg-t' + this.id);
+      this.groups.forEach(function (g, i) { g.push(i); });
+    }
+    return this.groups;
+  };
+  Table.prototype.controls = function () {
+    var self = this, box = el('div', 'ctl');
+    this.input = el('input');
+    this.input.type = 'search';
+    this.input.placeholder = 'filter by name';
+    this.input.setAttribute('aria-label', 'filter by name');
+    this.input.addEventListener('input', function () {
+      self.filter = self.input.value;
+      self.limit = meta.page;
+      self.render();
+    });
+    this.status = el('span', 'st');
+    this.moreButton = el('button', 'more-btn', 'show more');
+    this.moreButton.hidden = true;
+    this.moreButton.addEventListener('click', function () {
+      self.limit += meta.page;
+      self.render();
+    });
+    box.appendChild(this.input);
+    box.appendChild(this.status);
+    var wrap = this.table.parentNode;
+    wrap.parentNode.insertBefore(box, wrap);
+    wrap.parentNode.insertBefore(this.moreButton, wrap.nextSibling);
+    var old = wrap.parentNode.querySelector('p.more');
+    if (old) old.hidden = true;
+    Array.prototype.forEach.call(this.table.querySelectorAll('th[data-k]'), function (th) {
+      th.addEventListener('click', function () {
+        var k = th.getAttribute('data-k');
+        self.sort(k, self.key === k ? !self.asc : k === 'name');
+      });
+    });
+    var n = Number(this.table.getAttribute('data-n')), shown = this.table.tBodies.length;
+    this.status.textContent = shown < n ? 'showing ' + shown + ' of ' + n : n + ' in all';
+    if (shown < n) this.moreButton.hidden = false;
+  };
+  /* The sort value of an entry for key k. */
+  Table.prototype.value = function (r, k) {
+    if (k === 'name') return r[0];
+    if (k.charAt(0) === 'c') {
+      var e = Number(k.slice(1));
+      return changeValue(e, r[3][3 * e], r[3][3 * e + 2]);
+    }
+    return r[3][Number(k)];
+  };
+  Table.prototype.sort = function (k, asc) {
+    var self = this;
+    this.key = k;
+    this.asc = asc;
+    function cmp(x, y) {
+      var a = self.value(x, k), b = self.value(y, k), c;
+      if (a === b) c = 0;
+      else if (a === null) c = -1;
+      else if (b === null) c = 1;
+      else c = a < b ? -1 : 1;
+      return asc ? c : -c;
+    }
+    var groups = this.data();
+    groups.sort(function (x, y) { return cmp(x, y) || x[5] - y[5]; });
+    groups.forEach(function (g) {
+      if (!g[6]) g[4].forEach(function (r, i) { r.push(i); });
+      g[6] = true;
+      g[4].sort(function (x, y) { return cmp(x, y) || x[4] - y[4]; });
+    });
+    Array.prototype.forEach.call(this.table.querySelectorAll('th[data-k]'), function (th) {
+      var on = th.getAttribute('data-k') === k;
+      th.className = on ? (asc ? 'asc' : 'desc') : '';
+      if (on) th.setAttribute('aria-sort', asc ? 'ascending' : 'descending');
+      else th.removeAttribute('aria-sort');
+    });
+    this.render();
+  };
+  Table.prototype.render = function () {
+    var f = this.filter.toLowerCase(), groups = this.data(), t = this.table;
+    var cum = new Array(nev).fill(0), rows = 0, shown = 0, matching = 0;
+    Array.prototype.slice.call(t.tBodies).forEach(function (b) { t.removeChild(b); });
+    var frag = document.createDocumentFragment();
+    for (var i = 0; i < groups.length; i++) {
+      var g = groups[i], inner = g[4];
+      if (f && g[0].toLowerCase().indexOf(f) < 0) {
+        inner = inner.filter(function (r) { return r[0].toLowerCase().indexOf(f) >= 0; });
+        if (!inner.length) continue;
+      }
+      matching++;
+      for (var k = 0; k < nev; k++) if (!meta.diff) cum[k] += g[3][k];
+      if (rows >= this.limit) continue;
+      var body = el('tbody');
+      body.appendChild(row('o', g, cum.slice(), false));
+      inner.forEach(function (r) { body.appendChild(row('i', r, null, true)); });
+      frag.appendChild(body);
+      rows += 1 + inner.length;
+      shown++;
+    }
+    t.appendChild(frag);
+    this.status.textContent = 'showing ' + shown + ' of ' + matching +
+      (f ? ' matching' : '') + (matching !== groups.length ? ' (' + groups.length + ' in all)' : '');
+    this.moreButton.hidden = shown >= matching;
+  };
+
+  var tables = Array.prototype.map.call(document.querySelectorAll('table[data-t]'),
+                                        function (t) { return new Table(t); });
+
+  /* ---- the fragment ---- */
+  function sortKey(name) {
+    if (name === 'name') return 'name';
+    var dot = name.lastIndexOf('.'), part = meta.diff ? 'delta' : '', ev = name;
+    if (meta.diff && dot > 0 && ['old', 'new', 'delta', 'change'].indexOf(name.slice(dot + 1)) >= 0) {
+      ev = name.slice(0, dot);
+      part = name.slice(dot + 1);
+    }
+    var e = meta.events.indexOf(ev);
+    if (e < 0) {
+      fail('#sort: no event ' + JSON.stringify(ev) + ' is shown');
+      return null;
+    }
+    if (!meta.diff) return String(e);
+    if (part === 'change') return 'c' + e;
+    return String(3 * e + ['old', 'new', 'delta'].indexOf(part));
+  }
+  function fromHash() {
+    var h = decodeURIComponent(location.hash.slice(1));
+    var line = /^f(\d+)-l\d+$/.exec(h);
+    if (line && !document.getElementById(h)) {
+      var sec = document.getElementById('f' + line[1]);
+      if (sec) sec.scrollIntoView();
+      return;
+    }
+    if (!/(^|&)(sort|filter|rows)=/.test(h)) return;
+    var args = {};
+    h.split('&').forEach(function (kv) {
+      var eq = kv.indexOf('=');
+      if (eq > 0) args[kv.slice(0, eq)] = kv.slice(eq + 1);
+    });
+    tables.forEach(function (t) {
+      if (args.filter !== undefined) {
+        t.filter = args.filter;
+        t.input.value = args.filter;
+      }
+      if (args.rows) t.limit = args.rows === 'all' ? Infinity : Number(args.rows) || meta.page;
+    });
+    if (args.sort) {
+      var spec = args.sort.split(':'), k = sortKey(spec[0]);
+      if (k !== null) tables.forEach(function (t) { t.sort(k, spec[1] === 'asc'); });
+    } else {
+      tables.forEach(function (t) { t.render(); });
+    }
+  }
+  window.addEventListener('hashchange', fromHash);
+  fromHash();
+  document.body.setAttribute('data-js', 'ready');
+})();
