@@ -185,6 +185,9 @@ int cgp_buf_add_pylist(struct cgp_buf *b, const int64_t *v, unsigned n);
 
 /* Bytes asked for by each read(2) of the line reader. */
 #define CGP_READ_CHUNK (1u << 20)
+/* Zero bytes the reader keeps after the unread ones (cgp_reader_peek()),
+ * so that a parser may load 8 bytes at a time and stop at the NUL. */
+#define CGP_READ_SLACK 16u
 
 struct cgp_reader {
 	int fd;
@@ -212,6 +215,15 @@ int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
  * check_utf8, invalid UTF-8 (message "path:N: ..."). */
 int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 		    struct cgp_error *err);
+/* The unread bytes already in the buffer: their number, *p set to the
+ * first (0, and *p not to be read, before the first cgp_reader_next()).
+ * CGP_READ_SLACK zero bytes follow them.  For a parser's fast path: it may
+ * find a whole line there, ending in "\n", and take it. */
+size_t cgp_reader_peek(const struct cgp_reader *r, const char **p);
+/* Consumes the next line as cgp_reader_next() would have returned it:
+ * n bytes from cgp_reader_peek()'s, its "\n" the last, with no "\r" and no
+ * more than maxline bytes before it (the caller checks). */
+void cgp_reader_take(struct cgp_reader *r, size_t n);
 /* Goes back to the start of the file (line 1 next); 0, or CGP_EIO with
  * "cannot read 'path' again: strerror" (a pipe, say). */
 int cgp_reader_rewind(struct cgp_reader *r, struct cgp_error *err);
@@ -466,6 +478,9 @@ struct cgp_read_opts {
 			    struct cgp_error *err);
 	void *ctx;
 	size_t read_chunk;               /* the reader's chunk; 0 = default */
+	/* Read every count line the general way, never by the fast path of
+	 * lines as the tool writes them (the tests compare the two). */
+	int general_only;
 	/* Keep instruction rows although the rules do not (every file read
 	 * into one profile must ask the same). */
 	int keep_instrs;

@@ -64,6 +64,12 @@ struct rstate {
 	int64_t *counts;         /* this line's counts */
 	int64_t *running;        /* total of this file so far, unless the
 				    summary rule is CGP_SUMMARY_ADD */
+	/* Counts of fast-path lines not yet in running and the current
+	 * entry's totals (pending_sums()): */
+	int64_t *pend;
+	uint64_t used, room;     /* a bound of each pending sum; how far
+				    they may go without an overflow */
+	int fast;                /* count lines may take the fast path */
 	int nsummary;
 	struct cgp_name_ent *fl_fn, *empty;  /* ru->fl_function, "" */
 	/* Instruction-level files (positions: instr line): */
@@ -552,30 +558,24 @@ static int parse_count_line(struct rstate *s, const char *line, size_t len,
 	return 0;
 }
 
-static int on_count(struct rstate *s, const char *line, size_t len)
+/* Adds this line's counts to the running total and to entry c's totals
+ * (subtracted for a negated file); 0 or an error. */
+static int add_totals(struct rstate *s, struct cgp_cc *c)
 {
-	int64_t ln;
-	uint64_t addr = 0;
-	unsigned i;
-	struct cgp_cc *c;
-	int rc = parse_count_line(s, line, len, &ln, &addr);
+	if (s->running && cgp_vec_add(s->running, s->counts, s->nev))
+		return overflow(s);
+	if (s->sign > 0 ? cgp_vec_add(c->total, s->counts, s->nev)
+			: cgp_vec_sub(c->total, s->counts, s->nev))
+		return overflow(s);
+	return 0;
+}
 
-	if (rc || !s->accumulate)
-		return rc;
-	if (s->cc < 0 && set_cc(s))
-		return s->err->code;
-	c = &s->p->tab.cc[s->cc];
-	if (s->running)
-		for (i = 0; i < s->nev; i++)
-			if (cgp_add(&s->running[i], s->counts[i]))
-				return overflow(s);
-	for (i = 0; i < s->nev; i++) {
-		int64_t v;
-		if (s->sign > 0 ? __builtin_add_overflow(c->total[i], s->counts[i], &v)
-				: __builtin_sub_overflow(c->total[i], s->counts[i], &v))
-			return overflow(s);
-		c->total[i] = v;
-	}
+/* Adds this line's counts (line ln, at addr) to the line tables of entry
+ * c, as the rules say. */
+static int add_lines(struct rstate *s, struct cgp_cc *c, int64_t ln, uint64_t addr)
+{
+	int rc = 0;
+
 	switch (s->ru->lines) {
 	case CGP_LINES_PER_FILE:
 		if (s->flags & CGP_CC_NOFILE)
@@ -596,6 +596,226 @@ static int on_count(struct rstate *s, const char *line, size_t len)
 	if (rc)
 		return nomem(s);
 	return s->p->keep_instrs && s->in->instr ? add_instr(s, c, ln, addr) : 0;
+}
+
+/* Adds this line's counts (line ln, at addr) where the rules keep them. */
+static int add_counts(struct rstate *s, int64_t ln, uint64_t addr)
+{
+	struct cgp_cc *c;
+	int rc;
+
+	if (s->cc < 0 && set_cc(s))
+		return s->err->code;
+	c = &s->p->tab.cc[s->cc];
+	if ((rc = add_totals(s, c)))
+		return rc;
+	return add_lines(s, c, ln, addr);
+}
+
+static int on_count(struct rstate *s, const char *line, size_t len)
+{
+	int64_t ln;
+	uint64_t addr = 0;
+	int rc = parse_count_line(s, line, len, &ln, &addr);
+
+	if (rc || !s->accumulate)
+		return rc;
+	return add_counts(s, ln, addr);
+}
+
+/*
+ * Pending sums.  A fast-path line's counts are below 10^18, never
+ * negative, and most of them small, so instead of two checked additions
+ * per count (the running total and the entry's totals) they go into one
+ * vector of pending sums, unchecked, while a bound says no sum can leave
+ * the int64 range: "used" bounds every pending sum (it grows by an upper
+ * bound of the line's counts) and "room" is what the running total and
+ * the totals could still take.  Every other line starts by adding the
+ * pending sums (flush_pending()), so every check and every message sees
+ * the same totals, at the same line, as without them; a line that would
+ * exceed the room takes the checked path, which reports an overflow at
+ * that line as before.
+ */
+
+/* How far the entry c's totals and the running total are from the end of
+ * the int64 range in the direction of this file's sign. */
+static uint64_t headroom(const struct rstate *s, const struct cgp_cc *c)
+{
+	uint64_t room = UINT64_MAX, h;
+	unsigned i;
+
+	for (i = 0; i < s->nev; i++) {
+		h = s->sign > 0 ? (uint64_t)INT64_MAX - (uint64_t)c->total[i]
+				: (uint64_t)c->total[i] - (uint64_t)INT64_MIN;
+		if (h < room)
+			room = h;
+		if (s->running && (h = (uint64_t)INT64_MAX - (uint64_t)s->running[i]) < room)
+			room = h;
+	}
+	return room;
+}
+
+/* Adds the pending sums to the running total and the current entry's
+ * totals (never overflows: see above) and empties them. */
+static void flush_pending(struct rstate *s)
+{
+	int64_t *t;
+	unsigned i;
+
+	if (!s->used)
+		return;
+	t = s->p->tab.cc[s->cc].total;
+	for (i = 0; i < s->nev; i++) {
+		if (s->running)
+			s->running[i] += s->pend[i];
+		t[i] += s->sign > 0 ? s->pend[i] : -s->pend[i];
+		s->pend[i] = 0;
+	}
+	s->used = s->room = 0;
+}
+
+/* A fast-path line's counts (each at most bound), line ln. */
+static int add_fast(struct rstate *s, int64_t ln, uint64_t bound)
+{
+	unsigned i;
+
+	if (s->cc < 0 && set_cc(s))
+		return s->err->code;
+	if (bound > s->room - s->used) {
+		flush_pending(s);
+		s->room = headroom(s, &s->p->tab.cc[s->cc]);
+		if (bound > s->room)
+			return add_counts(s, ln, 0);
+	}
+	s->used += bound;
+	for (i = 0; i < s->nev; i++)
+		s->pend[i] += s->counts[i];
+	return add_lines(s, &s->p->tab.cc[s->cc], ln, 0);
+}
+
+/* Powers of ten up to 10^8, to join the digits of a long number. */
+static const uint64_t pow10_8[9] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+};
+
+/* The rest of a number whose first 8 digits, at p, are *v: the text after
+ * it, or NULL when it has more than 18 digits. */
+static const char *fast_long_number(const char *p, uint64_t *v)
+{
+	unsigned total = 8, n;
+
+	do {
+		uint64_t x = cgp_load8(p + total);
+		n = cgp_swar_ndigits(x);
+		if (n)
+			*v = *v * pow10_8[n] + cgp_swar_value(x, n);
+		total += n;
+	} while (n == 8 && total < 24);
+	return total > 18 ? NULL : p + total;
+}
+
+/* The ASCII digits at p as a number of at most 18 digits: the text after
+ * them with *v set, or NULL (no digit, or too many).  Reads at most 24
+ * bytes from p; a byte that is not a digit stops it. */
+static const char *fast_number(const char *p, uint64_t *v)
+{
+	uint64_t x = cgp_load8(p);
+	unsigned n = cgp_swar_ndigits(x);
+
+	if (n == 0)
+		return NULL;
+	*v = cgp_swar_value(x, n);
+	return n < 8 ? p + n : fast_long_number(p, v);
+}
+
+/* Four counts of one digit each at p, each followed by a space (the
+ * last by a space or the line's "\n"), in one 64-bit word: 1 with c[0..4)
+ * set, else 0. */
+static int fast_four(const char *p, int64_t *c)
+{
+	const uint64_t odd = 0xff00ff00ff00ff00ull, hi = 0x00f000f000f000f0ull;
+	const uint64_t three = 0x0030003000300030ull;
+	uint64_t x = cgp_load8(p), sep = x & odd, d = x & ~odd;
+
+	if ((sep != 0x2000200020002000ull && sep != 0x0a00200020002000ull) ||
+	    (d & hi) != three || ((d + 0x0006000600060006ull) & hi) != three)
+		return 0;
+	c[0] = (int64_t)(d & 15);
+	c[1] = (int64_t)(d >> 16 & 15);
+	c[2] = (int64_t)(d >> 32 & 15);
+	c[3] = (int64_t)(d >> 48 & 15);
+	return 1;
+}
+
+/* The count at p, which follows a space: a single digit before a space
+ * or the line's end (the most common count by far), else fast_number(). */
+static const char *fast_count_at(const char *p, uint64_t *v)
+{
+	unsigned d = (unsigned)((unsigned char)*p - '0');
+
+	if (d < 10 && (p[1] == ' ' || p[1] == '\n')) {
+		*v = d;
+		return p + 1;
+	}
+	return fast_number(p, v);
+}
+
+/*
+ * The count line at line, in the reader's buffer, if it is of the form the
+ * tool writes: a line number and at most nev counts of at most 18 ASCII
+ * digits, each after one space, the line ending in "\n" right after the
+ * last digit.  Returns its length with the "\n", the line number in *ln,
+ * the counts parsed and in *bound a number no count exceeds (their bitwise
+ * or); or 0 for anything else (tabs, a "\r", the end of
+ * the bytes in the buffer, whose zero bytes stop every scan here, a line
+ * too long), which the general path reads as before.
+ */
+static size_t fast_count_line(struct rstate *s, const char *line, int64_t *ln,
+			      uint64_t *bound)
+{
+	const char *p = line;
+	uint64_t v, all = 0;
+	unsigned i = 0;
+
+	if (!(p = fast_number(p, &v)))
+		return 0;
+	*ln = s->ru->line_numbers ? (int64_t)v : 0;
+	while (*p++ == ' ') {
+		if (i + 4 <= s->nev && fast_four(p, s->counts + i)) {
+			p += 7;
+			i += 4;
+			all |= 15;
+			continue;
+		}
+		if (i == s->nev || !(p = fast_count_at(p, &v)))
+			return 0;
+		s->counts[i++] = (int64_t)v;
+		all |= v;
+	}
+	p--;
+	if (*p != '\n' || (size_t)(p - line) > s->r.maxline)
+		return 0;
+	for (; i < s->nev; i++)
+		s->counts[i] = 0;
+	*bound = all;
+	return (size_t)(p - line) + 1;
+}
+
+/* Takes the next line if the fast path can: 1 with *rc the result of
+ * adding its counts, or 0 to read it the general way. */
+static int fast_count(struct rstate *s, int *rc)
+{
+	const char *p;
+	size_t n = cgp_reader_peek(&s->r, &p);
+	int64_t ln;
+	uint64_t bound;
+
+	if (!s->fast || !n || (unsigned)(*p - '0') >= 10 ||
+	    !(n = fast_count_line(s, p, &ln, &bound)))
+		return 0;
+	cgp_reader_take(&s->r, n);
+	*rc = s->accumulate ? add_fast(s, ln, bound) : 0;
+	return 1;
 }
 
 static int mismatch(struct rstate *s, const int64_t *sum, const int64_t *computed,
@@ -852,7 +1072,16 @@ static int read_body(struct rstate *s)
 	static const char build_id[] = "# build-id: ";
 	int instr = s->in->instr, after_ob = 0;
 
-	while ((rc = get_line(s, &line, &len)) > 0) {
+	for (;;) {
+		if (fast_count(s, &rc)) {
+			if (rc)
+				return rc;
+			after_ob = 0;
+			continue;
+		}
+		flush_pending(s);
+		if ((rc = get_line(s, &line, &len)) <= 0)
+			break;
 		if (len && ((unsigned)(line[0] - '0') < 10 ||
 			    (instr && (line[0] == '+' || line[0] == '-' || line[0] == '*'))))
 			rc = on_count(s, line, len);
@@ -925,11 +1154,12 @@ int cgp_profile_read(struct cgp_profile *p, const char *path,
 	if (rc)
 		goto out;
 	s.counts = calloc(s.nev, sizeof *s.counts);
+	s.pend = calloc(s.nev, sizeof *s.pend);
 	/* Summary: lines that are only added up need no running total. */
 	if (s.ru->summary != CGP_SUMMARY_ADD)
 		s.running = calloc(s.nev, sizeof *s.running);
 	s.in->summary = calloc(s.nev, sizeof *s.in->summary);
-	if (!s.counts || (s.ru->summary != CGP_SUMMARY_ADD && !s.running) ||
+	if (!s.counts || !s.pend || (s.ru->summary != CGP_SUMMARY_ADD && !s.running) ||
 	    !s.in->summary) {
 		rc = nomem(&s);
 		goto out;
@@ -939,6 +1169,8 @@ int cgp_profile_read(struct cgp_profile *p, const char *path,
 		rc = err->code;
 		goto out;
 	}
+	/* Instruction-level count lines start with an address. */
+	s.fast = !s.in->instr && !o->general_only;
 	/* Before any fl= the file is "" (or a scratch entry). */
 	s.file = s.empty;
 	s.fn = &s.empty->name;
@@ -947,6 +1179,7 @@ int cgp_profile_read(struct cgp_profile *p, const char *path,
 	rc = read_body(&s);
 out:
 	free(s.counts);
+	free(s.pend);
 	free(s.running);
 	cgp_reader_release(&s.r);
 	return rc;

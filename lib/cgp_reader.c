@@ -41,7 +41,8 @@ int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
 }
 
 /* Reads more input after the unread bytes [pos, end); grows the buffer
- * when a line does not fit.  Returns 0, or a negative code. */
+ * when a line does not fit.  The CGP_READ_SLACK bytes after end are kept
+ * zero (cgp_reader_peek()).  Returns 0, or a negative code. */
 static int fill(struct cgp_reader *r, struct cgp_error *err)
 {
 	size_t keep = r->end - r->pos;
@@ -61,7 +62,7 @@ static int fill(struct cgp_reader *r, struct cgp_error *err)
 					     (unsigned long long)r->lineno + 1);
 		while (ncap - r->end < r->chunk)
 			ncap *= 2;
-		p = realloc(r->buf, ncap);
+		p = realloc(r->buf, ncap + CGP_READ_SLACK);
 		if (!p)
 			return cgp_error_set(err, CGP_ENOMEM, "out of memory");
 		r->buf = p;
@@ -72,11 +73,14 @@ static int fill(struct cgp_reader *r, struct cgp_error *err)
 	do
 		got = read(r->fd, r->buf + r->end, r->chunk);
 	while (got < 0 && errno == EINTR);
-	if (got < 0)
+	if (got < 0) {
+		memset(r->buf + r->end, 0, CGP_READ_SLACK);
 		return cgp_error_sys(err, CGP_EIO, errno, "cannot read '%s'", r->path);
+	}
 	if (got == 0)
 		r->eof = 1;
 	r->end += (size_t)got;
+	memset(r->buf + r->end, 0, CGP_READ_SLACK);
 	return 0;
 }
 
@@ -140,11 +144,32 @@ int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 	}
 }
 
+size_t cgp_reader_peek(const struct cgp_reader *r, const char **p)
+{
+	static const char none[CGP_READ_SLACK];
+
+	if (!r->buf) {
+		*p = none;
+		return 0;
+	}
+	*p = r->buf + r->pos;
+	return r->end - r->pos;
+}
+
+void cgp_reader_take(struct cgp_reader *r, size_t n)
+{
+	r->pos += n;
+	r->lineno++;
+	r->had_nl = 1;
+}
+
 int cgp_reader_rewind(struct cgp_reader *r, struct cgp_error *err)
 {
 	if (lseek(r->fd, 0, SEEK_SET) < 0)
 		return cgp_error_sys(err, CGP_EIO, errno, "cannot read '%s' again", r->path);
 	r->pos = r->end = 0;
+	if (r->buf)
+		memset(r->buf, 0, CGP_READ_SLACK);
 	r->eof = 0;
 	r->lineno = 0;
 	r->had_nl = 0;

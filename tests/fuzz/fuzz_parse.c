@@ -19,7 +19,9 @@
  * per byte, which is where most of the time goes.  The seeds named
  * chunk-* start with such bytes.  ANNOTATE reads with an odd chunk size
  * keep the instruction rows of an instruction-level profile (MERGE reads
- * always do).
+ * always do).  Each profile is also read a second time with
+ * general_only, and the two reads must agree (prof_same.h): the fast path
+ * of count lines against the general one.
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -33,6 +35,7 @@
 #include <unistd.h>
 
 #include "cgp.h"
+#include "prof_same.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -47,6 +50,24 @@ static void check(int rc, const struct cgp_error *err)
 {
 	if (rc && !err->msg)
 		abort();
+}
+
+/* Reads the file again with opts o and general_only, with mode: the result
+ * must be p's (rc, err) exactly. */
+static void same_as_general(enum cgp_mode mode, struct cgp_read_opts o, int rc,
+			    const struct cgp_error *err, const struct cgp_profile *p)
+{
+	struct cgp_profile g;
+	struct cgp_error e = CGP_ERROR_INIT;
+	int rg;
+
+	o.general_only = 1;
+	cgp_profile_init(&g, mode);
+	rg = cgp_profile_read(&g, path, &o, &e);
+	if (rg != rc || (rc ? strcmp(e.msg, err->msg) : !prof_same(p, &g)))
+		abort();
+	cgp_error_release(&e);
+	cgp_profile_release(&g);
 }
 
 static void read_profile(enum cgp_mode mode, size_t chunk, const uint8_t *data,
@@ -65,6 +86,7 @@ static void read_profile(enum cgp_mode mode, size_t chunk, const uint8_t *data,
 	cgp_profile_init(&p, mode);
 	rc = cgp_profile_read(&p, path, &o, &err);
 	check(rc, &err);
+	same_as_general(mode, o, rc, &err, &p);
 	if (rc == 0 && mode == CGP_MODE_DIFF) {
 		cgp_profile_init(&q, mode);
 		rc = cgp_profile_read(&q, path, &o, &err);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cgp.h"
+#include "prof_same.h"
 #include "unit_check.h"
 
 static char tmpdir[] = "/tmp/test_lib_read.XXXXXX";
@@ -180,6 +181,175 @@ static void test_profile_refill(void)
 		cgp_error_release(&err);
 		cgp_profile_release(&p);
 	}
+}
+
+/* xorshift64: the random profiles of test_fast_path (fixed seeds). */
+static uint64_t rnd_state;
+
+static unsigned rnd(unsigned n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return (unsigned)(rnd_state % n);
+}
+
+/* What rnd_profile() writes: clean (plain counts, one summary line that
+ * equals their sum) or not (odd tokens, spaces and line ends, summary
+ * lines that do not add up), and the sums of the counts so far. */
+struct rnd_prof {
+	struct cgp_buf b;
+	int clean;
+	int big;          /* counts of 17 and 18 digits are common */
+	unsigned nev;
+	__int128 sum[5];
+};
+
+/* A number of 1 to 20 digits, mostly short (in a big profile often 17 or
+ * 18, so that sums reach the int64 limit), added to *sum; sometimes, in a
+ * profile that is not clean, one the general path reads (a sign, "_", a
+ * letter) or digits at the int64 limit. */
+static void rnd_number(struct rnd_prof *r, __int128 *sum)
+{
+	static const char *const odd[] = { "+3", "-2", "1_0", "0x1", "7a", "00", "",
+					   "9223372036854775807", "999999999999999999" };
+	unsigned k = rnd(100), n, i;
+	__int128 v = 0;
+
+	if (!r->clean && k < 4) {
+		cgp_buf_adds(&r->b, odd[rnd(sizeof odd / sizeof *odd)]);
+		return;
+	}
+	n = k < 60 ? 1 : k < 97 ? 2 + rnd(4) : 1 + rnd(20);
+	if (r->big && k % 3 == 0)
+		n = 17 + rnd(2);
+	for (i = 0; i < n; i++) {
+		unsigned d = i == 0 && n > 1 ? 1 + rnd(9) : rnd(10);
+		cgp_buf_addf(&r->b, "%u", d);
+		v = v * 10 + d;
+	}
+	*sum += v;
+}
+
+/* The space before a count: one, or in a profile that is not clean
+ * sometimes a tab or two spaces. */
+static void rnd_space(struct rnd_prof *r)
+{
+	static const char *const sp[] = { " ", " ", " ", " ", " ", " ", " ", "\t", "  " };
+
+	cgp_buf_adds(&r->b, r->clean ? " " : sp[rnd(sizeof sp / sizeof *sp)]);
+}
+
+/* A count line of 0 to nev counts (in a profile that is not clean,
+ * sometimes one more), ending in "\n" or, rarely, other ends. */
+static void rnd_count_line(struct rnd_prof *r)
+{
+	static const char *const end[] = { "\n", "\n", "\n", "\n", "\n", "\n", "\n",
+					   "\r\n", " \n", "\r" };
+	unsigned n = rnd(8) ? r->nev - rnd(2) : rnd(r->nev + 1 + !r->clean), i;
+	__int128 line = 0;
+
+	rnd_number(r, &line);
+	for (i = 0; i < n; i++) {
+		rnd_space(r);
+		rnd_number(r, &r->sum[i < r->nev ? i : 0]);
+	}
+	cgp_buf_adds(&r->b, end[rnd(sizeof end / sizeof *end)]);
+}
+
+/* The summary: line of a clean profile: the sums, or 0 where one exceeds
+ * int64 (the read fails there anyway). */
+static void rnd_summary(struct rnd_prof *r)
+{
+	unsigned i;
+
+	cgp_buf_adds(&r->b, "summary:");
+	for (i = 0; i < r->nev; i++)
+		cgp_buf_addf(&r->b, " %lld", r->sum[i] > INT64_MAX ? 0 : (long long)r->sum[i]);
+	cgp_buf_adds(&r->b, "\n");
+}
+
+/* A profile of nlines lines, events A B C D E (or fewer). */
+static void rnd_profile(struct rnd_prof *r, unsigned nlines)
+{
+	unsigned i;
+
+	r->nev = 1 + rnd(5);
+	cgp_buf_addf(&r->b, "cmd: x\nevents:");
+	for (i = 0; i < r->nev; i++)
+		cgp_buf_addf(&r->b, " %c", 'A' + i);
+	cgp_buf_adds(&r->b, "\n");
+	for (i = 0; i < nlines; i++) {
+		unsigned k = rnd(40);
+		if (k == 0)
+			cgp_buf_addf(&r->b, "fl=f%u.c\n", rnd(3));
+		else if (k == 1)
+			cgp_buf_addf(&r->b, "fn=g%u\n", rnd(4));
+		else if (k == 2 && !r->clean)
+			cgp_buf_adds(&r->b, "summary: 1\n");
+		else
+			rnd_count_line(r);
+	}
+	rnd_summary(r);
+}
+
+/* Reads path in mode, general_only or not, into p; returns the code. */
+static int read_as(struct cgp_profile *p, const char *path, int mode, int general,
+		   size_t chunk_size, struct cgp_error *err)
+{
+	struct cgp_read_opts o;
+	int rc;
+
+	memset(&o, 0, sizeof o);
+	o.general_only = general;
+	o.read_chunk = chunk_size;
+	cgp_profile_init(p, (enum cgp_mode)mode);
+	rc = cgp_profile_read(p, path, &o, err);
+	if (rc == 0 && mode == CGP_MODE_ANNOTATE) {
+		o.negate = 1;  /* the second file of --diff */
+		rc = cgp_profile_read(p, path, &o, err);
+	}
+	return rc;
+}
+
+/* The fast path of count lines gives what the general path gives: the same
+ * data, or the same error at the same line, for random profiles with
+ * numbers of every length, other spaces and line ends, sums that reach the
+ * int64 limit, read whole and in chunks that cut lines anywhere. */
+static void test_fast_path(void)
+{
+	static const size_t chunks[] = { 0, 7, 61 };
+	unsigned seed, bad = 0, errors = 0, runs = 0;
+
+	for (seed = 1; seed <= 300; seed++) {
+		struct rnd_prof r = { CGP_BUF_INIT(SIZE_MAX / 2), seed % 4 != 0, seed % 5 == 0,
+				      0, { 0 } };
+		const char *path;
+		rnd_state = 0x9e3779b97f4a7c15ull * seed;
+		rnd_profile(&r, 1 + rnd(seed % 10 ? 40 : 400));
+		path = put("fast.cgout", r.b.s, r.b.len);
+		for (int mode = CGP_MODE_ANNOTATE; mode <= CGP_MODE_DIFF; mode++) {
+			struct cgp_profile p, q;
+			struct cgp_error ep = CGP_ERROR_INIT, eq = CGP_ERROR_INIT;
+			int rp = read_as(&p, path, mode, 1, 0, &ep);
+			int rq = read_as(&q, path, mode, 0, chunks[seed % 3], &eq);
+			int same = rp == rq && (rp ? !strcmp(ep.msg, eq.msg) : prof_same(&p, &q));
+			runs++;
+			errors += rp != 0;
+			if (!same && bad++ < 3)
+				fprintf(stderr, "seed %u mode %d: %d %s / %d %s\n", seed, mode,
+					rp, ep.msg ? ep.msg : "", rq, eq.msg ? eq.msg : "");
+			cgp_error_release(&ep);
+			cgp_error_release(&eq);
+			cgp_profile_release(&p);
+			cgp_profile_release(&q);
+		}
+		cgp_buf_release(&r.b);
+	}
+	CHECKF(bad == 0, "%u of %u random profiles read differently", bad, runs);
+	/* Both kinds of outcome must be common, or the test proves little. */
+	CHECKF(errors > runs / 10 && errors < runs * 9 / 10, "%u errors in %u reads",
+	       errors, runs);
 }
 
 /* Rewinding starts again at line 1; a pipe cannot be rewound. */
@@ -558,6 +728,7 @@ int main(void)
 	RUN(test_reader);
 	RUN(test_reader_refill);
 	RUN(test_profile_refill);
+	RUN(test_fast_path);
 	RUN(test_reader_rewind);
 	RUN(test_reader_boundary);
 	RUN(test_modes);
