@@ -141,7 +141,10 @@ static void put_counts(struct cgp_out *o, const char *lead, const int64_t *v,
 			k = 0;
 		}
 		buf[k++] = ' ';
-		k += cgp_fmt_int(buf + k, v[i]);
+		if ((uint64_t)v[i] < 10)  /* most counts */
+			buf[k++] = (char)('0' + v[i]);
+		else
+			k += cgp_fmt_int(buf + k, v[i]);
 	}
 	buf[k++] = '\n';
 	cgp_out_add(o, buf, k);
