@@ -258,20 +258,21 @@ int cgp_name_cmp(const struct cgp_name *a, const struct cgp_name *b);
 /* Line tables: line number -> counts, in first-seen order                  */
 /* ------------------------------------------------------------------------ */
 
-/* Counts are kept as int32 until one does not fit, then the whole table
- * switches to int64: most per-line counts are small and this halves the
- * memory of big profiles.  The same table holds instruction rows, keyed
+/* Counts are kept encoded, a byte per count when it is small (cgp_table.c):
+ * most per-line counts are, and the memory of big profiles is mostly their
+ * line tables.  The same table holds instruction rows, keyed
  * (line, object, address), when rows are added by cgp_instrs_add(): then
- * addr and obj are set (a table holds one kind of row or the other). */
+ * addr and obj are set (a table holds one kind of row or the other).  A
+ * table's encoded counts are at most 4 GiB. */
 struct cgp_lines {
 	int64_t *line;     /* line numbers, first-seen order */
 	uint64_t *addr;    /* instruction rows: the address in the object */
 	uint32_t *obj;     /* instruction rows: index in the table's objects */
-	void *counts;      /* n * nev int32_t or int64_t */
+	uint32_t *off;     /* where each row's counts start in data */
+	unsigned char *data;  /* the encoded counts, dlen bytes used */
 	uint32_t *index;   /* open addressing: row + 1, 0 = empty */
-	size_t n, cap, imask;
+	size_t n, cap, imask, dlen, dcap;
 	unsigned nev;
-	int wide;
 };
 
 /* Adds (sign = +1) or subtracts (sign = -1) c[0..nev) to the row of line;
@@ -284,6 +285,9 @@ int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,
 		   uint32_t obj, uint64_t addr, const int64_t *c, int sign);
 /* Counts of row i into out[0..nev). */
 void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out);
+/* Adds the counts of every row, in order, to sum[0..nev): 0, or -1 when a
+ * sum left the int64 range on the way (sum is then spoilt). */
+int cgp_lines_sum(const struct cgp_lines *t, int64_t *sum);
 void cgp_lines_release(struct cgp_lines *t);
 
 /* ------------------------------------------------------------------------ */

@@ -154,13 +154,18 @@ int cgp_name_cmp(const struct cgp_name *a, const struct cgp_name *b)
 /* The hash of row i of owner's array. */
 typedef size_t row_hash_fn(const void *owner, size_t i);
 
-/* Rebuilds *ix for rows [0, n) with twice the slots (first at first, a
+/* Rebuilds *ix for rows [0, n) with twice the slots (with fresh set, as
+ * many as the rows need at a load of at most 1/2, at least first, a
  * power of two); 0, or -1 without memory (the index then unchanged). */
-static int index_rebuild(uint32_t **ix, size_t *mask, size_t first, size_t n,
-			 row_hash_fn *hash, const void *owner)
+static int index_rebuild(uint32_t **ix, size_t *mask, size_t first, int fresh,
+			 size_t n, row_hash_fn *hash, const void *owner)
 {
-	size_t ncap = *ix ? (*mask + 1) * 2 : first, i;
-	uint32_t *nix = calloc(ncap, sizeof *nix);
+	size_t ncap = !fresh ? (*mask + 1) * 2 : first, i;
+	uint32_t *nix;
+
+	while (fresh && ncap < 2 * n)
+		ncap *= 2;
+	nix = calloc(ncap, sizeof *nix);
 
 	if (!nix)
 		return -1;
@@ -215,40 +220,141 @@ static size_t line_row_hash(const void *owner, size_t i)
 
 static int lines_reindex(struct cgp_lines *t)
 {
-	return index_rebuild(&t->index, &t->imask, 16, t->n, line_row_hash, t);
+	return index_rebuild(&t->index, &t->imask, 16, !t->index, t->n, line_row_hash, t);
 }
 
-static int lines_widen(struct cgp_lines *t)
-{
-	size_t i, total = t->cap * t->nev;
-	int64_t *w = malloc((total ? total : 1) * sizeof *w);
-	const int32_t *c = t->counts;
+/*
+ * The encoding of a row's counts: each count one byte when it is 0 to 254,
+ * else the byte 255 and the count in zigzag form (0, -1, 1, -2 ... as 0,
+ * 1, 2, 3 ...) in groups of 7 bits, low ones first, the top bit of a byte
+ * set when more follow.  A row of 13 small counts takes 13 bytes instead
+ * of 52 as int32 or 104 as int64, and each count is one load or store and
+ * one well-predicted test.  A row that grows is written again at the end
+ * of data (its old bytes left unused), otherwise in place.
+ */
 
-	if (!w)
+#define ROW_ESC 0xffu
+
+/* Most bytes one row of nev counts can take. */
+static size_t row_max(unsigned nev)
+{
+	return (size_t)nev * 11;
+}
+
+static unsigned char *put_varint(unsigned char *q, uint64_t u)
+{
+	while (u >= 0x80) {
+		*q++ = (unsigned char)(u | 0x80);
+		u >>= 7;
+	}
+	*q++ = (unsigned char)u;
+	return q;
+}
+
+static const unsigned char *get_varint(const unsigned char *q, uint64_t *u)
+{
+	uint64_t x = 0;
+	unsigned sh = 0;
+
+	while (*q & 0x80) {
+		x |= (uint64_t)(*q++ & 0x7f) << sh;
+		sh += 7;
+	}
+	*u = x | (uint64_t)*q++ << sh;
+	return q;
+}
+
+/* Encodes sign * v[0..nev) at p (m: 0 for +1, -1 for -1, so that
+ * (x ^ m) - m is sign * x); returns the length. */
+static size_t row_encode(unsigned char *p, const int64_t *v, unsigned nev, int64_t m)
+{
+	unsigned char *q = p;
+	unsigned e;
+
+	for (e = 0; e < nev; e++) {
+		int64_t x = (v[e] ^ m) - m;
+		if ((uint64_t)x < ROW_ESC) {
+			*q++ = (unsigned char)x;
+		} else {
+			*q++ = ROW_ESC;
+			q = put_varint(q, ((uint64_t)x << 1) ^ (uint64_t)(x >> 63));
+		}
+	}
+	return (size_t)(q - p);
+}
+
+/* Decodes the row at p into v[0..nev); returns its length. */
+static size_t row_decode(const unsigned char *p, int64_t *v, unsigned nev)
+{
+	const unsigned char *q = p;
+	unsigned e;
+
+	for (e = 0; e < nev; e++) {
+		uint64_t u = *q++;
+		if (u == ROW_ESC) {
+			q = get_varint(q, &u);
+			u = (u >> 1) ^ (0 - (u & 1));
+		}
+		v[e] = (int64_t)u;
+	}
+	return (size_t)(q - p);
+}
+
+/* Room for one more row at the end of data; 0, or -1 without memory or
+ * past the 4 GiB that the offsets reach. */
+static int data_reserve(struct cgp_lines *t)
+{
+	size_t need = t->dlen + row_max(t->nev), ncap;
+	unsigned char *d;
+
+	if (need <= t->dcap)
+		return 0;
+	if (need > UINT32_MAX)
 		return -1;
-	for (i = 0; i < t->n * t->nev; i++)
-		w[i] = c[i];
-	free(t->counts);
-	t->counts = w;
-	t->wide = 1;
+	ncap = t->dcap + t->dcap / 2 + 64;
+	if (ncap < need)
+		ncap = need;
+	d = realloc(t->data, ncap);
+	if (!d)
+		return -1;
+	t->data = d;
+	t->dcap = ncap;
+	return 0;
+}
+
+/* Writes sign * v (m as for row_encode()) as row r's counts, in place
+ * when they fit in old bytes (old: the length of its present encoding, 0
+ * for a new row); 0, or -1 as above. */
+static int row_write(struct cgp_lines *t, size_t r, const int64_t *v, int64_t m,
+		     size_t old)
+{
+	size_t len;
+
+	if (data_reserve(t))
+		return -1;
+	len = row_encode(t->data + t->dlen, v, t->nev, m);
+	if (len <= old) {
+		memcpy(t->data + t->off[r], t->data + t->dlen, len);
+	} else {
+		t->off[r] = (uint32_t)t->dlen;
+		t->dlen += len;
+	}
 	return 0;
 }
 
 /* Grows the row arrays of t (instr: with addresses and objects) to ncap
  * rows; 0, or -1 without memory (the arrays grown so far keep their
  * contents, cap unchanged). */
-static int lines_grow(struct cgp_lines *t, unsigned nev, size_t ncap, int instr)
+static int lines_grow(struct cgp_lines *t, size_t ncap, int instr)
 {
-	size_t elem = t->wide ? sizeof(int64_t) : sizeof(int32_t);
 	int64_t *l = realloc(t->line, ncap * sizeof *l);
-	void *c;
+	uint32_t *o;
 
 	if (!l)
 		return -1;
 	t->line = l;
 	if (instr) {
 		uint64_t *a = realloc(t->addr, ncap * sizeof *a);
-		uint32_t *o;
 		if (!a)
 			return -1;
 		t->addr = a;
@@ -257,19 +363,20 @@ static int lines_grow(struct cgp_lines *t, unsigned nev, size_t ncap, int instr)
 			return -1;
 		t->obj = o;
 	}
-	c = realloc(t->counts, ncap * nev * elem + 1);
-	if (!c)
+	o = realloc(t->off, ncap * sizeof *o);
+	if (!o)
 		return -1;
-	t->counts = c;
+	t->off = o;
 	t->cap = ncap;
 	return 0;
 }
 
-/* Row of k, appended (zero counts) when absent; -1 without memory. */
+/* Row of k, appended when absent (*fresh set, no counts yet); -1 without
+ * memory. */
 static long lines_row(struct cgp_lines *t, unsigned nev, const struct row_key *k,
-		      int instr)
+		      int instr, int *fresh)
 {
-	size_t s, elem;
+	size_t s;
 
 	if (!t->index) {
 		t->nev = nev;
@@ -279,21 +386,22 @@ static long lines_row(struct cgp_lines *t, unsigned nev, const struct row_key *k
 	for (s = line_hash(k) & t->imask; t->index[s]; s = (s + 1) & t->imask) {
 		size_t r = t->index[s] - 1;
 		if (t->line[r] == k->line &&
-		    (!instr || (t->addr[r] == k->addr && t->obj[r] == k->obj)))
+		    (!instr || (t->addr[r] == k->addr && t->obj[r] == k->obj))) {
+			*fresh = 0;
 			return (long)r;
+		}
 	}
+	*fresh = 1;
 	if (t->n >= UINT32_MAX - 1)
 		return -1;
-	elem = t->wide ? sizeof(int64_t) : sizeof(int32_t);
 	if (t->n == t->cap &&
-	    lines_grow(t, nev, t->cap ? t->cap + t->cap / 2 + 8 : 8, instr))
+	    lines_grow(t, t->cap ? t->cap + t->cap / 2 + 8 : 8, instr))
 		return -1;
 	t->line[t->n] = k->line;
 	if (instr) {
 		t->addr[t->n] = k->addr;
 		t->obj[t->n] = k->obj;
 	}
-	memset((char *)t->counts + t->n * nev * elem, 0, nev * elem);
 	t->n++;
 	if (t->n * 4 > (t->imask + 1) * 3) { /* load 3/4 */
 		if (lines_reindex(t))
@@ -304,50 +412,43 @@ static long lines_row(struct cgp_lines *t, unsigned nev, const struct row_key *k
 	return (long)t->n - 1;
 }
 
-/* Adds c to the row of k (see cgp_lines_add). */
+/* 1 if sign * c[i] leaves the int64 range for some i < nev. */
+static int negation_overflows(const int64_t *c, unsigned nev, int sign)
+{
+	unsigned i;
+
+	for (i = 0; sign < 0 && i < nev; i++)
+		if (c[i] == INT64_MIN)
+			return 1;
+	return 0;
+}
+
+/* Adds sign * c to the row of k (see cgp_lines_add): a new row is c
+ * encoded; an old one is decoded, the sums checked (a failure changes
+ * nothing) and written back. */
 static int rows_add(struct cgp_lines *t, unsigned nev, const struct row_key *k,
 		    int instr, const int64_t *c, int sign)
 {
+	int64_t v[CGP_MAX_EVENTS];
+	size_t old;
 	long row;
-	unsigned i;
+	int fresh;
 
 	if (t->n && instr != (t->addr != NULL))
 		return CGP_EUSAGE;
-	row = lines_row(t, nev, k, instr);
+	row = lines_row(t, nev, k, instr, &fresh);
 	if (row < 0)
 		return CGP_ENOMEM;
-	if (!t->wide) {
-		int32_t *r = (int32_t *)t->counts + (size_t)row * nev;
-		uint64_t out = 0;
-		/* A sum outside int32 sets a bit of out after the shift. */
-		for (i = 0; i < nev; i++) {
-			int64_t ci = c[i], v;
-			if (ci > INT32_MAX || ci < -INT32_MAX) {
-				out = 1;
-				break;
-			}
-			v = (int64_t)r[i] + (sign > 0 ? ci : -ci);
-			out |= (uint64_t)(v + ((int64_t)1 << 31)) >> 32;
-		}
-		if (!out) {
-			for (i = 0; i < nev; i++)
-				r[i] += (int32_t)(sign > 0 ? c[i] : -c[i]);
-			return 0;
-		}
-		if (lines_widen(t))
-			return CGP_ENOMEM;
+	if (fresh && negation_overflows(c, nev, sign)) {
+		memset(v, 0, nev * sizeof *v);  /* the new row stays, empty */
+		return row_write(t, (size_t)row, v, 0, 0) ? CGP_ENOMEM : CGP_EOVERFLOW;
 	}
-	{
-		int64_t *r = (int64_t *)t->counts + (size_t)row * nev, v;
-		/* Check every sum first so that a failure changes nothing. */
-		for (i = 0; i < nev; i++)
-			if (sign > 0 ? __builtin_add_overflow(r[i], c[i], &v)
-				     : __builtin_sub_overflow(r[i], c[i], &v))
-				return CGP_EOVERFLOW;
-		for (i = 0; i < nev; i++)
-			r[i] = sign > 0 ? r[i] + c[i] : r[i] - c[i];
-	}
-	return 0;
+	if (fresh)
+		return row_write(t, (size_t)row, c, sign > 0 ? 0 : -1, 0) ? CGP_ENOMEM : 0;
+	old = row_decode(t->data + t->off[row], v, nev);
+	if (sign > 0 ? cgp_vec_add(v, c, nev) : cgp_vec_sub(v, c, nev))
+		return CGP_EOVERFLOW;
+	return row_write(t, (size_t)row, v, 0, old) ? CGP_ENOMEM : 0;
 }
 
 int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
@@ -368,15 +469,51 @@ int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,
 
 void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out)
 {
-	unsigned k;
+	row_decode(t->data + t->off[i], out, t->nev);
+}
 
-	if (t->wide) {
-		memcpy(out, (const int64_t *)t->counts + i * t->nev,
-		       t->nev * sizeof *out);
-		return;
+/* The sums of a table whose counts are never negative, from 0: 0 with
+ * acc[0..nev) set, or 1 if a count is negative or a sum leaves the int64
+ * range (acc then spoilt).  A sign bit in any count or sum is enough to
+ * tell. */
+static int sum_nonneg(const struct cgp_lines *t, int64_t *acc)
+{
+	unsigned e, nev = t->nev;
+	uint64_t bad = 0;
+	size_t i;
+
+	memset(acc, 0, nev * sizeof *acc);
+	for (i = 0; i < t->n; i++) {
+		const unsigned char *q = t->data + t->off[i];
+		for (e = 0; e < nev; e++) {
+			uint64_t u = *q++, r;
+			if (u == ROW_ESC) {
+				q = get_varint(q, &u);
+				u = (u >> 1) ^ (0 - (u & 1));
+			}
+			r = (uint64_t)acc[e] + u;
+			bad |= u | r;
+			acc[e] = (int64_t)r;
+		}
 	}
-	for (k = 0; k < t->nev; k++)
-		out[k] = ((const int32_t *)t->counts)[i * t->nev + k];
+	return bad >> 63 != 0;
+}
+
+int cgp_lines_sum(const struct cgp_lines *t, int64_t *sum)
+{
+	int64_t v[CGP_MAX_EVENTS];
+	size_t i;
+	int bad = 0;
+
+	/* Counts that are never negative make every partial sum at most the
+	 * last, so adding their total checks the same as adding row by row. */
+	if (!sum_nonneg(t, v))
+		return cgp_vec_add(sum, v, t->nev) ? -1 : 0;
+	for (i = 0; i < t->n; i++) {
+		row_decode(t->data + t->off[i], v, t->nev);
+		bad |= cgp_vec_add(sum, v, t->nev);
+	}
+	return bad ? -1 : 0;
 }
 
 void cgp_lines_release(struct cgp_lines *t)
@@ -384,7 +521,8 @@ void cgp_lines_release(struct cgp_lines *t)
 	free(t->line);
 	free(t->addr);
 	free(t->obj);
-	free(t->counts);
+	free(t->off);
+	free(t->data);
 	free(t->index);
 	memset(t, 0, sizeof *t);
 }
@@ -457,7 +595,8 @@ static size_t cc_row_hash(const void *owner, size_t i)
 
 static int cc_reindex(struct cgp_table *t)
 {
-	return index_rebuild(&t->ccindex, &t->ccmask, 256, t->ncc, cc_row_hash, t);
+	return index_rebuild(&t->ccindex, &t->ccmask, 256, !t->ccindex, t->ncc,
+			     cc_row_hash, t);
 }
 
 /* Grows *p (an array of *cap elements of size elem) to hold n + 1. */
