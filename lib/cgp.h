@@ -200,6 +200,8 @@ struct cgp_reader {
 	int64_t mtime_ns;  /* of the open file */
 	int had_nl;        /* the last line returned ended with a newline */
 	int check_utf8;    /* refuse lines that are not UTF-8 (default: no) */
+	size_t maplen;     /* mapped (cgp_reader_map()): buf's mapping, else 0 */
+	size_t dropped;    /* mapped: the bytes before it left memory */
 };
 
 /* Opens path for reading; on failure returns CGP_EIO with
@@ -209,6 +211,14 @@ struct cgp_reader {
  * inputs). */
 int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
 		    struct cgp_error *err);
+/* Maps the file into memory instead of reading it, if it is a regular
+ * file that is not empty and the mapping succeeds: 1, else 0 (it is then
+ * read as before).  Call it before the first cgp_reader_next().  Lines
+ * are then read where the file is mapped, without a copy, and the pages
+ * behind them are released as reading goes on.  A file that shrinks while
+ * it is mapped makes reading past its new end raise SIGBUS: the caller
+ * must catch it (cgp_profile_read() does) or not map. */
+int cgp_reader_map(struct cgp_reader *r);
 /* Returns 1 with *line and *len set to the next line (no terminator; valid
  * until the next call), 0 at end of file, or a negative code: CGP_EIO on
  * a read error, CGP_EPARSE for a line longer than maxline or, with

@@ -5,8 +5,12 @@
  */
 #include <config.h>
 
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cgp.h"
 #include "cgp_int.h"
@@ -1123,6 +1127,95 @@ void cgp_profile_init(struct cgp_profile *p, enum cgp_mode mode)
 	p->tmp.max = CGP_MAX_LINE;
 }
 
+/* The file's header and body, once it is open. */
+static int read_file(struct rstate *s)
+{
+	int rc = read_header(s);
+
+	if (rc)
+		return rc;
+	s->counts = calloc(s->nev, sizeof *s->counts);
+	s->pend = calloc(s->nev, sizeof *s->pend);
+	/* Summary: lines that are only added up need no running total. */
+	if (s->ru->summary != CGP_SUMMARY_ADD)
+		s->running = calloc(s->nev, sizeof *s->running);
+	s->in->summary = calloc(s->nev, sizeof *s->in->summary);
+	if (!s->counts || !s->pend || (s->ru->summary != CGP_SUMMARY_ADD && !s->running) ||
+	    !s->in->summary)
+		return nomem(s);
+	if (!(s->fl_fn = intern(s, s->ru->fl_function, strlen(s->ru->fl_function))) ||
+	    !(s->empty = intern(s, "", 0)))
+		return s->err->code;
+	/* Instruction-level count lines start with an address. */
+	s->fast = !s->in->instr && !s->o->general_only;
+	/* Before any fl= the file is "" (or a scratch entry). */
+	s->file = s->empty;
+	s->fn = &s->empty->name;
+	if (s->ru->scratch_before_fl)
+		s->flags = CGP_CC_NOFILE | CGP_CC_NOFN;
+	return read_body(s);
+}
+
+/*
+ * A mapped file (cgp_reader_map()) that another program truncates while
+ * it is read raises SIGBUS where this one reads past the new end.  While
+ * such a file is read, the handler below jumps back to read_mapped(),
+ * which reports the file as unreadable; a SIGBUS anywhere else gets the
+ * default action, as without the handler.  Library state, set and cleared
+ * by read_mapped() (one file is read at a time): where to jump, and the
+ * mapping's bounds.
+ */
+static sigjmp_buf *bus_jump;
+static const char *bus_lo, *bus_hi;
+static struct sigaction bus_old;  /* the action before read_mapped()'s */
+
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	const char *a = si->si_addr;
+
+	(void)ctx;
+	if (bus_jump && a >= bus_lo && a < bus_hi)
+		siglongjmp(*bus_jump, 1);
+	sigaction(sig, &bus_old, NULL);  /* the access faults again, as before */
+}
+
+/* The error after a SIGBUS on the mapped file: what it became. */
+static int lost_file(struct rstate *s)
+{
+	struct stat st;
+
+	if (fstat(s->r.fd, &st) == 0 && (uint64_t)st.st_size < s->r.end)
+		return cgp_error_set(s->err, CGP_EIO, "cannot read '%s': the file shrank "
+				     "while it was read", s->r.path);
+	return cgp_error_sys(s->err, CGP_EIO, EIO, "cannot read '%s'", s->r.path);
+}
+
+/* read_file() of a mapped file, with SIGBUS on the mapping caught. */
+static int read_mapped(struct rstate *s)
+{
+	struct sigaction sa;
+	sigjmp_buf jump;
+	int rc;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, &bus_old))
+		return cgp_error_sys(s->err, CGP_EIO, errno, "cannot read '%s'", s->r.path);
+	if (sigsetjmp(jump, 1)) {
+		rc = lost_file(s);
+	} else {
+		bus_lo = s->r.buf;
+		bus_hi = s->r.buf + s->r.maplen;
+		bus_jump = &jump;
+		rc = read_file(s);
+	}
+	bus_jump = NULL;
+	sigaction(SIGBUS, &bus_old, NULL);
+	return rc;
+}
+
 int cgp_profile_read(struct cgp_profile *p, const char *path,
 		     const struct cgp_read_opts *o, struct cgp_error *err)
 {
@@ -1147,37 +1240,14 @@ int cgp_profile_read(struct cgp_profile *p, const char *path,
 	rc = cgp_reader_open(&s.r, s.in->path, CGP_MAX_LINE, err);
 	if (rc)
 		return rc;
+	s.in->mtime_ns = s.r.mtime_ns;
+	/* A chunk size (the tests' small reads) asks for read(2). */
 	if (o->read_chunk)
 		s.r.chunk = o->read_chunk;
-	s.in->mtime_ns = s.r.mtime_ns;
-	rc = read_header(&s);
-	if (rc)
-		goto out;
-	s.counts = calloc(s.nev, sizeof *s.counts);
-	s.pend = calloc(s.nev, sizeof *s.pend);
-	/* Summary: lines that are only added up need no running total. */
-	if (s.ru->summary != CGP_SUMMARY_ADD)
-		s.running = calloc(s.nev, sizeof *s.running);
-	s.in->summary = calloc(s.nev, sizeof *s.in->summary);
-	if (!s.counts || !s.pend || (s.ru->summary != CGP_SUMMARY_ADD && !s.running) ||
-	    !s.in->summary) {
-		rc = nomem(&s);
-		goto out;
-	}
-	if (!(s.fl_fn = intern(&s, s.ru->fl_function, strlen(s.ru->fl_function))) ||
-	    !(s.empty = intern(&s, "", 0))) {
-		rc = err->code;
-		goto out;
-	}
-	/* Instruction-level count lines start with an address. */
-	s.fast = !s.in->instr && !o->general_only;
-	/* Before any fl= the file is "" (or a scratch entry). */
-	s.file = s.empty;
-	s.fn = &s.empty->name;
-	if (s.ru->scratch_before_fl)
-		s.flags = CGP_CC_NOFILE | CGP_CC_NOFN;
-	rc = read_body(&s);
-out:
+	if (!o->read_chunk && cgp_reader_map(&s.r))
+		rc = read_mapped(&s);
+	else
+		rc = read_file(&s);
 	free(s.counts);
 	free(s.pend);
 	free(s.running);

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -84,11 +85,59 @@ static int fill(struct cgp_reader *r, struct cgp_error *err)
 	return 0;
 }
 
+/* How far reading goes on in a mapped file between two releases of the
+ * pages behind it: a mapping's pages count in the resident memory until
+ * released, and they should not outweigh the read buffer they replace. */
+#define MAP_WINDOW ((size_t)1 << 20)
+
+int cgp_reader_map(struct cgp_reader *r)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), size, len;
+	struct stat st;
+	char *p;
+
+	if (r->buf || fstat(r->fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > SIZE_MAX / 2)
+		return 0;
+	size = (size_t)st.st_size;
+	/* An anonymous page after the file's: the zero bytes of the slack
+	 * even when the file ends at a page boundary. */
+	len = (size + page - 1) / page * page + page;
+	p = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return 0;
+	if (mmap(p, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, r->fd, 0) == MAP_FAILED) {
+		munmap(p, len);
+		return 0;
+	}
+	madvise(p, size, MADV_SEQUENTIAL);
+	r->buf = p;
+	r->maplen = len;
+	r->cap = r->end = size;
+	r->eof = 1;
+	return 1;
+}
+
+/* A mapped file: releases the pages before offset keep (the start of the
+ * line being read), a window at a time; reading them again would bring
+ * them back from the page cache. */
+static void drop_behind(struct cgp_reader *r, size_t keep)
+{
+	size_t upto;
+
+	if (keep - r->dropped < MAP_WINDOW || !r->maplen)
+		return;
+	upto = keep & ~((size_t)sysconf(_SC_PAGESIZE) - 1);
+	madvise(r->buf + r->dropped, upto - r->dropped, MADV_DONTNEED);
+	r->dropped = upto;
+}
+
 int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 		    struct cgp_error *err)
 {
 	size_t scanned = 0;
 
+	drop_behind(r, r->pos);
 	if (!r->buf) {
 		int rc = fill(r, err);
 		if (rc)
@@ -161,10 +210,17 @@ void cgp_reader_take(struct cgp_reader *r, size_t n)
 	r->pos += n;
 	r->lineno++;
 	r->had_nl = 1;
+	drop_behind(r, r->pos);
 }
 
 int cgp_reader_rewind(struct cgp_reader *r, struct cgp_error *err)
 {
+	if (r->maplen) {
+		r->pos = r->dropped = 0;
+		r->lineno = 0;
+		r->had_nl = 0;
+		return 0;
+	}
 	if (lseek(r->fd, 0, SEEK_SET) < 0)
 		return cgp_error_sys(err, CGP_EIO, errno, "cannot read '%s' again", r->path);
 	r->pos = r->end = 0;
@@ -181,6 +237,10 @@ void cgp_reader_release(struct cgp_reader *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
-	free(r->buf);
+	if (r->maplen)
+		munmap(r->buf, r->maplen);
+	else
+		free(r->buf);
 	r->buf = NULL;
+	r->maplen = 0;
 }

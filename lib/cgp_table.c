@@ -699,7 +699,7 @@ long cgp_table_cc(struct cgp_table *t, struct cgp_name_ent *file,
 	if (!c->total)
 		return -1;
 	t->ncc++;
-	if (t->ncc * 2 > t->ccmask + 1) {
+	if (t->ncc * 4 > (t->ccmask + 1) * 3) { /* load 3/4 */
 		if (cc_reindex(t))
 			return -1;
 	} else {

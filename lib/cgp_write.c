@@ -176,8 +176,8 @@ static const struct cgp_table *sort_tab;
 
 static int cmp_cc(const void *a, const void *b)
 {
-	const struct cgp_cc *x = &sort_tab->cc[*(const size_t *)a];
-	const struct cgp_cc *y = &sort_tab->cc[*(const size_t *)b];
+	const struct cgp_cc *x = &sort_tab->cc[*(const uint32_t *)a];
+	const struct cgp_cc *y = &sort_tab->cc[*(const uint32_t *)b];
 	int c = cgp_name_cmp(x->file, y->file);
 
 	return c ? c : cgp_name_cmp(x->fn, y->fn);
@@ -187,12 +187,14 @@ int cgp_write_diff(struct cgp_out *o, const struct cgp_profile *p,
 		   const char *path1, const char *path2, const char *cmd1,
 		   const char *cmd2, struct cgp_error *err)
 {
-	size_t *order = malloc((p->tab.ncc + 1) * sizeof *order), i;
+	/* Cost centres number fewer than 2^32 (cgp_table_cc()). */
+	uint32_t *order = malloc((p->tab.ncc + 1) * sizeof *order);
+	size_t i;
 
 	if (!order)
 		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
 	for (i = 0; i < p->tab.ncc; i++)
-		order[i] = i;
+		order[i] = (uint32_t)i;
 	sort_tab = &p->tab;
 	qsort(order, p->tab.ncc, sizeof *order, cmp_cc);
 	out_str(o, "desc: Files compared:   ");

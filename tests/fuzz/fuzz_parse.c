@@ -12,10 +12,11 @@
  *        text after the NUL.
  * The profile is handed over through a memfd so that the real streaming
  * reader is what gets fuzzed.  Its chunk size is x * x bytes for x = the
- * first byte / 4 (1, 4, 9, ... 3969), or 4096 for x = 0 (no refill for
- * inputs up to -max_len): small inputs then reach every path of the
- * buffer's refilling ("\r\n" split across two reads, a line longer than
- * the buffer), no input pays for a 2 MiB buffer, and few pay for a read(2)
+ * first byte / 4 (1, 4, 9, ... 3969), or for x = 0 the default, with
+ * which a regular file such as the memfd is mapped (cgp_reader_map()):
+ * small inputs then reach every path of the buffer's refilling ("\r\n"
+ * split across two reads, a line longer than the buffer) and of the
+ * mapping, no input pays for a 2 MiB buffer, and few pay for a read(2)
  * per byte, which is where most of the time goes.  The seeds named
  * chunk-* start with such bytes.  ANNOTATE reads with an odd chunk size
  * keep the instruction rows of an instruction-level profile (MERGE reads
@@ -154,7 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (size == 0)
 		return 0;
-	chunk = data[0] / 4u ? (size_t)(data[0] / 4u) * (data[0] / 4u) : 4096;
+	chunk = (size_t)(data[0] / 4u) * (data[0] / 4u);
 	switch (data[0] % 4) {
 	case 0: read_profile(CGP_MODE_ANNOTATE, chunk, data + 1, size - 1); break;
 	case 1: read_profile(CGP_MODE_MERGE, chunk, data + 1, size - 1); break;

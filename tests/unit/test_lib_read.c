@@ -6,6 +6,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -422,6 +423,44 @@ static void test_lines(void)
 	}
 }
 
+/* check_events of test_shrinking_file: the file is cut to 100 bytes
+ * while it is read (mapped), as another program could. */
+static int cut_file(void *ctx, char **events, unsigned nev, struct cgp_error *err)
+{
+	(void)events, (void)nev, (void)err;
+	return truncate((const char *)ctx, 100) ? -1 : 0;
+}
+
+/* A mapped profile that shrinks under the reader is an error naming the
+ * file, not a crash (SIGBUS); SIGBUS is left as it was. */
+static void test_shrinking_file(void)
+{
+	struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
+	struct cgp_profile p;
+	struct cgp_read_opts o;
+	struct cgp_error err = CGP_ERROR_INIT;
+	struct sigaction now;
+	const char *path;
+	unsigned i;
+
+	cgp_buf_adds(&b, "cmd: x\nevents: A B\nfl=a.c\nfn=f\n");
+	for (i = 0; i < 100000; i++)
+		cgp_buf_addf(&b, "%u 1 2\n", i + 1);
+	cgp_buf_adds(&b, "summary: 100000 200000\n");
+	path = put("shrink.cgout", b.s, b.len);
+	cgp_buf_release(&b);
+	memset(&o, 0, sizeof o);
+	o.check_events = cut_file;
+	o.ctx = (void *)path;
+	cgp_profile_init(&p, CGP_MODE_ANNOTATE);
+	CHECKF(cgp_profile_read(&p, path, &o, &err) == CGP_EIO && err.msg &&
+	       strstr(err.msg, "shrink.cgout': the file shrank while it was read"),
+	       "shrinking file: %s", err.msg ? err.msg : "no error");
+	CHECK(sigaction(SIGBUS, NULL, &now) == 0 && now.sa_handler == SIG_DFL);
+	cgp_error_release(&err);
+	cgp_profile_release(&p);
+}
+
 /* Rewinding starts again at line 1; a pipe cannot be rewound. */
 static void test_reader_rewind(void)
 {
@@ -799,6 +838,7 @@ int main(void)
 	RUN(test_profile_refill);
 	RUN(test_fast_path);
 	RUN(test_lines);
+	RUN(test_shrinking_file);
 	RUN(test_reader_rewind);
 	RUN(test_reader_boundary);
 	RUN(test_modes);
