@@ -289,6 +289,10 @@ struct cgp_lines {
  * CGP_EOVERFLOW or CGP_ENOMEM on failure. */
 int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
 		  const int64_t *c, int sign);
+/* The same when every c[i] is known to be in [0, bound]: small counts
+ * then take a shorter way (the reader's fast path knows a bound). */
+int cgp_lines_add_bounded(struct cgp_lines *t, unsigned nev, int64_t line,
+			  const int64_t *c, int sign, uint64_t bound);
 /* The same for the instruction row (line, obj, addr); the table must
  * hold instruction rows only (CGP_EUSAGE otherwise). */
 int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,

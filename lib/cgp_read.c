@@ -574,9 +574,10 @@ static int add_totals(struct rstate *s, struct cgp_cc *c)
 	return 0;
 }
 
-/* Adds this line's counts (line ln, at addr) to the line tables of entry
- * c, as the rules say. */
-static int add_lines(struct rstate *s, struct cgp_cc *c, int64_t ln, uint64_t addr)
+/* Adds this line's counts (line ln, at addr; all in [0, bound] if bound
+ * is not UINT64_MAX) to the line tables of entry c, as the rules say. */
+static int add_lines(struct rstate *s, struct cgp_cc *c, int64_t ln, uint64_t addr,
+		     uint64_t bound)
 {
 	int rc = 0;
 
@@ -584,13 +585,13 @@ static int add_lines(struct rstate *s, struct cgp_cc *c, int64_t ln, uint64_t ad
 	case CGP_LINES_PER_FILE:
 		if (s->flags & CGP_CC_NOFILE)
 			return 0;
-		rc = cgp_lines_add(&s->p->tab.file[s->file->file].lines, s->nev,
-				   ln, s->counts, s->sign);
+		rc = cgp_lines_add_bounded(&s->p->tab.file[s->file->file].lines, s->nev,
+					   ln, s->counts, s->sign, bound);
 		break;
 	case CGP_LINES_PER_CC:
 		if (!c->lines && !(c->lines = calloc(1, sizeof *c->lines)))
 			return nomem(s);
-		rc = cgp_lines_add(c->lines, s->nev, ln, s->counts, s->sign);
+		rc = cgp_lines_add_bounded(c->lines, s->nev, ln, s->counts, s->sign, bound);
 		break;
 	case CGP_LINES_NONE:
 		break;
@@ -613,7 +614,7 @@ static int add_counts(struct rstate *s, int64_t ln, uint64_t addr)
 	c = &s->p->tab.cc[s->cc];
 	if ((rc = add_totals(s, c)))
 		return rc;
-	return add_lines(s, c, ln, addr);
+	return add_lines(s, c, ln, addr, UINT64_MAX);
 }
 
 static int on_count(struct rstate *s, const char *line, size_t len)
@@ -694,7 +695,7 @@ static int add_fast(struct rstate *s, int64_t ln, uint64_t bound)
 	s->used += bound;
 	for (i = 0; i < s->nev; i++)
 		s->pend[i] += s->counts[i];
-	return add_lines(s, &s->p->tab.cc[s->cc], ln, 0);
+	return add_lines(s, &s->p->tab.cc[s->cc], ln, 0, bound);
 }
 
 /* Powers of ten up to 10^8, to join the digits of a long number. */

@@ -304,7 +304,8 @@ static size_t row_decode(const unsigned char *p, int64_t *v, unsigned nev)
  * past the 4 GiB that the offsets reach. */
 static int data_reserve(struct cgp_lines *t)
 {
-	size_t need = t->dlen + row_max(t->nev), ncap;
+	/* 8 more: sum_nonneg() loads whole words past a row's end. */
+	size_t need = t->dlen + row_max(t->nev) + 8, ncap;
 	unsigned char *d;
 
 	if (need <= t->dcap)
@@ -423,11 +424,46 @@ static int negation_overflows(const int64_t *c, unsigned nev, int sign)
 	return 0;
 }
 
-/* Adds sign * c to the row of k (see cgp_lines_add): a new row is c
- * encoded; an old one is decoded, the sums checked (a failure changes
- * nothing) and written back. */
+/* A new row r of counts that are all below 255: a byte each. */
+static int row_put_bytes(struct cgp_lines *t, size_t r, const int64_t *c)
+{
+	unsigned char *q;
+	unsigned e;
+
+	if (data_reserve(t))
+		return -1;
+	q = t->data + t->dlen;
+	for (e = 0; e < t->nev; e++)
+		q[e] = (unsigned char)c[e];
+	t->off[r] = (uint32_t)t->dlen;
+	t->dlen += t->nev;
+	return 0;
+}
+
+/* Adds c to row r in place if every count of the row is a byte and every
+ * sum stays below 255: 1 when done, else 0 (the row unchanged). */
+static int row_add_bytes(struct cgp_lines *t, size_t r, const int64_t *c)
+{
+	unsigned char *q = t->data + t->off[r];
+	uint64_t big = 0;
+	unsigned e;
+
+	for (e = 0; e < t->nev; e++)
+		big |= q[e] + (uint64_t)c[e] >= ROW_ESC;
+	if (big)
+		return 0;
+	for (e = 0; e < t->nev; e++)
+		q[e] = (unsigned char)(q[e] + c[e]);
+	return 1;
+}
+
+/* Adds sign * c, every |c[i]| at most bound, to the row of k (see
+ * cgp_lines_add): a new row is c encoded; an old one is decoded, the sums
+ * checked (a failure changes nothing) and written back.  Counts below 255
+ * added to a table of such counts (bound tells) are bytes stored or added
+ * where they are. */
 static int rows_add(struct cgp_lines *t, unsigned nev, const struct row_key *k,
-		    int instr, const int64_t *c, int sign)
+		    int instr, const int64_t *c, int sign, uint64_t bound)
 {
 	int64_t v[CGP_MAX_EVENTS];
 	size_t old;
@@ -439,6 +475,12 @@ static int rows_add(struct cgp_lines *t, unsigned nev, const struct row_key *k,
 	row = lines_row(t, nev, k, instr, &fresh);
 	if (row < 0)
 		return CGP_ENOMEM;
+	if (sign > 0 && bound < ROW_ESC) {
+		if (fresh)
+			return row_put_bytes(t, (size_t)row, c) ? CGP_ENOMEM : 0;
+		if (row_add_bytes(t, (size_t)row, c))
+			return 0;
+	}
 	if (fresh && negation_overflows(c, nev, sign)) {
 		memset(v, 0, nev * sizeof *v);  /* the new row stays, empty */
 		return row_write(t, (size_t)row, v, 0, 0) ? CGP_ENOMEM : CGP_EOVERFLOW;
@@ -456,7 +498,15 @@ int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
 {
 	struct row_key k = { line, 0, 0 };
 
-	return rows_add(t, nev, &k, 0, c, sign);
+	return rows_add(t, nev, &k, 0, c, sign, UINT64_MAX);
+}
+
+int cgp_lines_add_bounded(struct cgp_lines *t, unsigned nev, int64_t line,
+			  const int64_t *c, int sign, uint64_t bound)
+{
+	struct row_key k = { line, 0, 0 };
+
+	return rows_add(t, nev, &k, 0, c, sign, bound);
 }
 
 int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,
@@ -464,7 +514,7 @@ int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,
 {
 	struct row_key k = { line, addr, obj };
 
-	return rows_add(t, nev, &k, 1, c, sign);
+	return rows_add(t, nev, &k, 1, c, sign, UINT64_MAX);
 }
 
 void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out)
@@ -472,30 +522,96 @@ void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out)
 	row_decode(t->data + t->off[i], out, t->nev);
 }
 
+/* Adds row p's counts to acc[0..nev), or-ing them and the sums into *bad
+ * (a sign bit there: a negative count, or a sum out of range). */
+static void sum_row(const unsigned char *q, int64_t *acc, unsigned nev, uint64_t *bad)
+{
+	unsigned e;
+
+	for (e = 0; e < nev; e++) {
+		uint64_t u = *q++, r;
+		if (u == ROW_ESC) {
+			q = get_varint(q, &u);
+			u = (u >> 1) ^ (0 - (u & 1));
+		}
+		r = (uint64_t)acc[e] + u;
+		*bad |= u | r;
+		acc[e] = (int64_t)r;
+	}
+}
+
+/* Lane sums of sum_nonneg(): word w of a row's bytes is added in 16-bit
+ * lanes, its even bytes to lo[w] and its odd ones to hi[w]; 256 rows of
+ * bytes below 255 fit in a lane. */
+struct lanes {
+	uint64_t lo[CGP_MAX_EVENTS / 8], hi[CGP_MAX_EVENTS / 8];
+	unsigned nw, rows;
+};
+
+/* Adds the lanes to acc[0..nev) (the sums or-ed into *bad, as in
+ * sum_row()) and empties them. */
+static void lanes_flush(struct lanes *l, int64_t *acc, unsigned nev, uint64_t *bad)
+{
+	unsigned w, j, e;
+
+	for (w = 0; w < l->nw; w++) {
+		for (j = 0; j < 8 && (e = w * 8 + j) < nev; j++) {
+			uint64_t lane = (j % 2 ? l->hi[w] : l->lo[w]) >> 16 * (j / 2) & 0xffff;
+			acc[e] = (int64_t)((uint64_t)acc[e] + lane);
+			*bad |= (uint64_t)acc[e];
+		}
+		l->lo[w] = l->hi[w] = 0;
+	}
+	l->rows = 0;
+}
+
+/* Adds the row at q to the lanes if all its nev counts are bytes: 1, or 0
+ * if one is not (an escape byte; the lanes then unchanged). */
+static int lanes_add(struct lanes *l, const unsigned char *q, unsigned nev)
+{
+	const uint64_t ones = 0x0101010101010101ull, even = 0x00ff00ff00ff00ffull;
+	uint64_t x[CGP_MAX_EVENTS / 8], esc = 0;
+	unsigned w;
+
+	for (w = 0; w < l->nw; w++) {
+		unsigned left = nev - w * 8;
+		x[w] = cgp_load8((const char *)q + w * 8);
+		if (left < 8)  /* the bytes after the row's counts */
+			x[w] &= ((uint64_t)1 << 8 * left) - 1;
+		esc |= (~x[w] - ones) & x[w] & 0x8080808080808080ull;  /* a 0xff byte */
+	}
+	if (esc)
+		return 0;
+	for (w = 0; w < l->nw; w++) {
+		l->lo[w] += x[w] & even;
+		l->hi[w] += x[w] >> 8 & even;
+	}
+	return 1;
+}
+
 /* The sums of a table whose counts are never negative, from 0: 0 with
  * acc[0..nev) set, or 1 if a count is negative or a sum leaves the int64
- * range (acc then spoilt).  A sign bit in any count or sum is enough to
- * tell. */
+ * range (acc then spoilt).  Rows of bytes are added eight bytes at a time
+ * (SWAR, in 16-bit lanes), the others count by count. */
 static int sum_nonneg(const struct cgp_lines *t, int64_t *acc)
 {
-	unsigned e, nev = t->nev;
+	struct lanes l;
 	uint64_t bad = 0;
 	size_t i;
 
-	memset(acc, 0, nev * sizeof *acc);
+	memset(acc, 0, t->nev * sizeof *acc);
+	l.nw = (t->nev + 7) / 8;
+	memset(l.lo, 0, l.nw * sizeof *l.lo);
+	memset(l.hi, 0, l.nw * sizeof *l.hi);
+	l.rows = 0;
 	for (i = 0; i < t->n; i++) {
 		const unsigned char *q = t->data + t->off[i];
-		for (e = 0; e < nev; e++) {
-			uint64_t u = *q++, r;
-			if (u == ROW_ESC) {
-				q = get_varint(q, &u);
-				u = (u >> 1) ^ (0 - (u & 1));
-			}
-			r = (uint64_t)acc[e] + u;
-			bad |= u | r;
-			acc[e] = (int64_t)r;
-		}
+		if (!lanes_add(&l, q, t->nev))
+			sum_row(q, acc, t->nev, &bad);
+		else if (++l.rows == 256)
+			lanes_flush(&l, acc, t->nev, &bad);
 	}
+	lanes_flush(&l, acc, t->nev, &bad);
 	return bad >> 63 != 0;
 }
 

@@ -421,6 +421,29 @@ static void test_lines(void)
 		CHECK_EQ(cgp_lines_sum(&t, sum), -1);
 		cgp_lines_release(&t);
 	}
+	/* Many rows (past the 256 of a lane), every count a byte or some
+	 * not, 13 and 70 events: the sums of a plain loop. */
+	for (k = 0; k < 4; k++) {
+		unsigned nev = k % 2 ? 70 : 13, e;
+		int64_t sum[NEV], want2[NEV], row[NEV];
+		memset(&t, 0, sizeof t);
+		memset(sum, 0, sizeof sum);
+		memset(want2, 0, sizeof want2);
+		rnd_state = 77 + k;
+		for (r = 0; r < 1000; r++) {
+			for (e = 0; e < nev; e++) {
+				/* k = 0: near 254, so that a lane of 257 rows overflows */
+				row[e] = k ? rnd(255) : 254 - rnd(3);
+				if (k >= 2 && rnd(50) == 0)
+					row[e] = 255 + rnd(100000);
+				want2[e] += row[e];
+			}
+			cgp_lines_add(&t, nev, r, row, 1);
+		}
+		CHECKF(cgp_lines_sum(&t, sum) == 0 && !memcmp(sum, want2, nev * sizeof *sum),
+		       "sums of 1000 rows of %u events (%s)", nev, k >= 2 ? "some big" : "bytes");
+		cgp_lines_release(&t);
+	}
 }
 
 /* check_events of test_shrinking_file: the file is cut to 100 bytes
