@@ -280,8 +280,10 @@ struct cgp_lines {
 	uint32_t *obj;     /* instruction rows: index in the table's objects */
 	uint32_t *off;     /* where each row's counts start in data */
 	unsigned char *data;  /* the encoded counts, dlen bytes used */
-	uint32_t *index;   /* open addressing: row + 1, 0 = empty */
+	uint32_t *index;   /* open addressing: row + 1, 0 = empty; NULL while
+			      the rows are in line order (cgp_table.c) */
 	size_t n, cap, imask, dlen, dcap;
+	size_t hint;       /* the row to try first */
 	unsigned nev;
 };
 

@@ -372,27 +372,19 @@ static int lines_grow(struct cgp_lines *t, size_t ncap, int instr)
 	return 0;
 }
 
-/* Row of k, appended when absent (*fresh set, no counts yet); -1 without
- * memory. */
-static long lines_row(struct cgp_lines *t, unsigned nev, const struct row_key *k,
-		      int instr, int *fresh)
-{
-	size_t s;
+/*
+ * Finding a row.  A line table whose lines only ever grew (rows in line
+ * order, as a function's lines come) has no index: a new line beyond the
+ * last is appended, another is found by binary search, and only a line
+ * that would go between two rows makes the hash index, which the table
+ * then keeps.  Instruction rows always have one.  Either way the row
+ * after the last one found is tried first: a second profile of the same
+ * program lists its lines in the same order.
+ */
 
-	if (!t->index) {
-		t->nev = nev;
-		if (lines_reindex(t))
-			return -1;
-	}
-	for (s = line_hash(k) & t->imask; t->index[s]; s = (s + 1) & t->imask) {
-		size_t r = t->index[s] - 1;
-		if (t->line[r] == k->line &&
-		    (!instr || (t->addr[r] == k->addr && t->obj[r] == k->obj))) {
-			*fresh = 0;
-			return (long)r;
-		}
-	}
-	*fresh = 1;
+/* Appends the row of k (no counts yet); -1 without memory. */
+static long lines_append(struct cgp_lines *t, const struct row_key *k, int instr)
+{
 	if (t->n >= UINT32_MAX - 1)
 		return -1;
 	if (t->n == t->cap &&
@@ -403,14 +395,76 @@ static long lines_row(struct cgp_lines *t, unsigned nev, const struct row_key *k
 		t->addr[t->n] = k->addr;
 		t->obj[t->n] = k->obj;
 	}
-	t->n++;
-	if (t->n * 4 > (t->imask + 1) * 3) { /* load 3/4 */
-		if (lines_reindex(t))
-			return -1;
-	} else {
-		t->index[s] = (uint32_t)t->n;
+	return (long)t->n++;
+}
+
+/* The row of line in a table without index (rows in line order), or -1. */
+static long sorted_find(const struct cgp_lines *t, int64_t line)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->line[mid] < line)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return (long)t->n - 1;
+	return lo < t->n && t->line[lo] == line ? (long)lo : -1;
+}
+
+/* The row of k through the hash index, appended when absent (*fresh
+ * set); -1 without memory. */
+static long hashed_row(struct cgp_lines *t, const struct row_key *k, int instr,
+		       int *fresh)
+{
+	size_t s;
+	long r;
+
+	for (s = line_hash(k) & t->imask; t->index[s]; s = (s + 1) & t->imask) {
+		r = (long)t->index[s] - 1;
+		if (t->line[r] == k->line &&
+		    (!instr || (t->addr[r] == k->addr && t->obj[r] == k->obj))) {
+			*fresh = 0;
+			return r;
+		}
+	}
+	*fresh = 1;
+	if ((r = lines_append(t, k, instr)) < 0)
+		return -1;
+	if (t->n * 4 > (t->imask + 1) * 3) /* load 3/4 */
+		return lines_reindex(t) ? -1 : r;
+	t->index[s] = (uint32_t)t->n;
+	return r;
+}
+
+/* Row of k, appended when absent (*fresh set, no counts yet); -1 without
+ * memory. */
+static long lines_row(struct cgp_lines *t, unsigned nev, const struct row_key *k,
+		      int instr, int *fresh)
+{
+	size_t h = t->hint;
+	long r;
+
+	if (!t->n)
+		t->nev = nev;
+	if (h < t->n && t->line[h] == k->line &&
+	    (!instr || (t->addr[h] == k->addr && t->obj[h] == k->obj))) {
+		*fresh = 0;
+		r = (long)h;
+	} else if (!t->index && !instr && (!t->n || k->line > t->line[t->n - 1])) {
+		*fresh = 1;
+		r = lines_append(t, k, instr);
+	} else if (!t->index && !instr && (r = sorted_find(t, k->line)) >= 0) {
+		*fresh = 0;
+	} else {
+		if (!t->index && lines_reindex(t))
+			return -1;
+		r = hashed_row(t, k, instr, fresh);
+	}
+	if (r >= 0)
+		t->hint = (size_t)r + 1;
+	return r;
 }
 
 /* 1 if sign * c[i] leaves the int64 range for some i < nev. */
@@ -428,15 +482,15 @@ static int negation_overflows(const int64_t *c, unsigned nev, int sign)
 static int row_put_bytes(struct cgp_lines *t, size_t r, const int64_t *c)
 {
 	unsigned char *q;
-	unsigned e;
+	unsigned e, nev = t->nev;  /* (a byte store may alias t->nev) */
 
 	if (data_reserve(t))
 		return -1;
 	q = t->data + t->dlen;
-	for (e = 0; e < t->nev; e++)
+	for (e = 0; e < nev; e++)
 		q[e] = (unsigned char)c[e];
 	t->off[r] = (uint32_t)t->dlen;
-	t->dlen += t->nev;
+	t->dlen += nev;
 	return 0;
 }
 
@@ -446,13 +500,13 @@ static int row_add_bytes(struct cgp_lines *t, size_t r, const int64_t *c)
 {
 	unsigned char *q = t->data + t->off[r];
 	uint64_t big = 0;
-	unsigned e;
+	unsigned e, nev = t->nev;
 
-	for (e = 0; e < t->nev; e++)
+	for (e = 0; e < nev; e++)
 		big |= q[e] + (uint64_t)c[e] >= ROW_ESC;
 	if (big)
 		return 0;
-	for (e = 0; e < t->nev; e++)
+	for (e = 0; e < nev; e++)
 		q[e] = (unsigned char)(q[e] + c[e]);
 	return 1;
 }
