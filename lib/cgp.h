@@ -225,15 +225,39 @@ int cgp_reader_map(struct cgp_reader *r);
  * check_utf8, invalid UTF-8 (message "path:N: ..."). */
 int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 		    struct cgp_error *err);
+/* A mapped file's pages behind the line being read are released every
+ * CGP_MAP_WINDOW bytes (cgp_reader_drop()): they count in the resident
+ * memory until then, and should not outweigh the read buffer they
+ * replace. */
+#define CGP_MAP_WINDOW ((size_t)1 << 20)
+
+/* Releases a mapped file's pages before the line at pos. */
+void cgp_reader_drop(struct cgp_reader *r);
+
 /* The unread bytes already in the buffer: their number, *p set to the
  * first (0, and *p not to be read, before the first cgp_reader_next()).
  * CGP_READ_SLACK zero bytes follow them.  For a parser's fast path: it may
- * find a whole line there, ending in "\n", and take it. */
-size_t cgp_reader_peek(const struct cgp_reader *r, const char **p);
+ * find a whole line there, ending in "\n", and take it.  (Inline: called
+ * for every line.) */
+static inline size_t cgp_reader_peek(const struct cgp_reader *r, const char **p)
+{
+	static const char none[CGP_READ_SLACK];
+
+	*p = r->buf ? r->buf + r->pos : none;
+	return r->end - r->pos;
+}
+
 /* Consumes the next line as cgp_reader_next() would have returned it:
  * n bytes from cgp_reader_peek()'s, its "\n" the last, with no "\r" and no
  * more than maxline bytes before it (the caller checks). */
-void cgp_reader_take(struct cgp_reader *r, size_t n);
+static inline void cgp_reader_take(struct cgp_reader *r, size_t n)
+{
+	r->pos += n;
+	r->lineno++;
+	r->had_nl = 1;
+	if (r->maplen && r->pos - r->dropped >= CGP_MAP_WINDOW)
+		cgp_reader_drop(r);
+}
 /* Goes back to the start of the file (line 1 next); 0, or CGP_EIO with
  * "cannot read 'path' again: strerror" (a pipe, say). */
 int cgp_reader_rewind(struct cgp_reader *r, struct cgp_error *err);

@@ -85,11 +85,6 @@ static int fill(struct cgp_reader *r, struct cgp_error *err)
 	return 0;
 }
 
-/* How far reading goes on in a mapped file between two releases of the
- * pages behind it: a mapping's pages count in the resident memory until
- * released, and they should not outweigh the read buffer they replace. */
-#define MAP_WINDOW ((size_t)1 << 20)
-
 int cgp_reader_map(struct cgp_reader *r)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), size, len;
@@ -118,16 +113,12 @@ int cgp_reader_map(struct cgp_reader *r)
 	return 1;
 }
 
-/* A mapped file: releases the pages before offset keep (the start of the
- * line being read), a window at a time; reading them again would bring
- * them back from the page cache. */
-static void drop_behind(struct cgp_reader *r, size_t keep)
+void cgp_reader_drop(struct cgp_reader *r)
 {
-	size_t upto;
+	size_t upto = r->pos & ~((size_t)sysconf(_SC_PAGESIZE) - 1);
 
-	if (keep - r->dropped < MAP_WINDOW || !r->maplen)
+	if (!r->maplen || upto <= r->dropped)
 		return;
-	upto = keep & ~((size_t)sysconf(_SC_PAGESIZE) - 1);
 	madvise(r->buf + r->dropped, upto - r->dropped, MADV_DONTNEED);
 	r->dropped = upto;
 }
@@ -137,7 +128,8 @@ int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 {
 	size_t scanned = 0;
 
-	drop_behind(r, r->pos);
+	if (r->maplen && r->pos - r->dropped >= CGP_MAP_WINDOW)
+		cgp_reader_drop(r);
 	if (!r->buf) {
 		int rc = fill(r, err);
 		if (rc)
@@ -191,26 +183,6 @@ int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 		*len = n;
 		return 1;
 	}
-}
-
-size_t cgp_reader_peek(const struct cgp_reader *r, const char **p)
-{
-	static const char none[CGP_READ_SLACK];
-
-	if (!r->buf) {
-		*p = none;
-		return 0;
-	}
-	*p = r->buf + r->pos;
-	return r->end - r->pos;
-}
-
-void cgp_reader_take(struct cgp_reader *r, size_t n)
-{
-	r->pos += n;
-	r->lineno++;
-	r->had_nl = 1;
-	drop_behind(r, r->pos);
 }
 
 int cgp_reader_rewind(struct cgp_reader *r, struct cgp_error *err)
