@@ -298,6 +298,13 @@ int cgp_name_cmp(const struct cgp_name *a, const struct cgp_name *b);
  * (line, object, address), when rows are added by cgp_instrs_add(): then
  * addr and obj are set (a table holds one kind of row or the other).  A
  * table's encoded counts are at most 4 GiB. */
+/* Rows first .. first + n - 1 of a line table, their lines growing from lo
+ * to hi. */
+struct cgp_run {
+	int64_t lo, hi;
+	uint32_t first, n;
+};
+
 struct cgp_lines {
 	int64_t *line;     /* line numbers, first-seen order */
 	uint64_t *addr;    /* instruction rows: the address in the object */
@@ -305,7 +312,9 @@ struct cgp_lines {
 	uint32_t *off;     /* where each row's counts start in data */
 	unsigned char *data;  /* the encoded counts, dlen bytes used */
 	uint32_t *index;   /* open addressing: row + 1, 0 = empty; NULL while
-			      the rows are in line order (cgp_table.c) */
+			      the rows are in runs of growing lines */
+	struct cgp_run *runs;  /* those runs, when more than one (cgp_table.c) */
+	size_t nruns, runcap, cur;  /* cur: the run that ends with the last row */
 	size_t n, cap, imask, dlen, dcap;
 	size_t hint;       /* the row to try first */
 	unsigned nev;

@@ -373,13 +373,16 @@ static int lines_grow(struct cgp_lines *t, size_t ncap, int instr)
 }
 
 /*
- * Finding a row.  A line table whose lines only ever grew (rows in line
- * order, as a function's lines come) has no index: a new line beyond the
- * last is appended, another is found by binary search, and only a line
- * that would go between two rows makes the hash index, which the table
- * then keeps.  Instruction rows always have one.  Either way the row
- * after the last one found is tried first: a second profile of the same
- * program lists its lines in the same order.
+ * Finding a row.  A line table's lines come in runs of growing lines (a
+ * function's, in the tool's order), and the runs of a file's functions
+ * do not overlap.  While that holds the table needs no index: a line
+ * beyond every run is a new row (its run grows, or a new run starts),
+ * one inside a run is found by binary search there.  A single run, over
+ * all rows, is implicit (nruns 0); more are kept in runs[], sorted by
+ * their first line.  A line that would go inside a run, or too many runs,
+ * make the hash index, which the table then keeps; instruction rows always
+ * have one.  Either way the row after the last one found is tried first:
+ * a second profile of the same program lists its lines in the same order.
  */
 
 /* Appends the row of k (no counts yet); -1 without memory. */
@@ -398,11 +401,10 @@ static long lines_append(struct cgp_lines *t, const struct row_key *k, int instr
 	return (long)t->n++;
 }
 
-/* The row of line in a table without index (rows in line order), or -1. */
-static long sorted_find(const struct cgp_lines *t, int64_t line)
+/* The first of rows [lo, hi), which are in line order, whose line is at
+ * least line (hi if none). */
+static size_t run_lower(const struct cgp_lines *t, size_t lo, size_t hi, int64_t line)
 {
-	size_t lo = 0, hi = t->n;
-
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (t->line[mid] < line)
@@ -410,7 +412,113 @@ static long sorted_find(const struct cgp_lines *t, int64_t line)
 		else
 			hi = mid;
 	}
-	return lo < t->n && t->line[lo] == line ? (long)lo : -1;
+	return lo;
+}
+
+#define NO_RUN ((size_t)-1)
+
+/* The last run whose first line is at most line, or NO_RUN. */
+static size_t runs_at(const struct cgp_lines *t, int64_t line)
+{
+	size_t lo = 0, hi = t->nruns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->runs[mid].lo <= line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : NO_RUN;
+}
+
+/* Makes the implicit single run runs[0]: 0, or -1 without memory. */
+static int runs_make(struct cgp_lines *t)
+{
+	if (t->nruns)
+		return 0;
+	if (!(t->runs = malloc(4 * sizeof *t->runs)))
+		return -1;
+	t->runcap = 4;
+	t->runs[0] = (struct cgp_run){ t->line[0], t->line[t->n - 1], 0, (uint32_t)t->n };
+	t->nruns = 1;
+	t->cur = 0;
+	return 0;
+}
+
+/* Opens position at of runs[]: 0, -1 without memory, or -2 when there are
+ * too many runs for them to be worth it. */
+static int runs_open(struct cgp_lines *t, size_t at)
+{
+	if (t->nruns > t->n / 8 + 16)
+		return -2;
+	if (cgp_grow_array((void **)&t->runs, &t->runcap, t->nruns, sizeof *t->runs))
+		return -1;
+	memmove(t->runs + at + 1, t->runs + at, (t->nruns - at) * sizeof *t->runs);
+	t->nruns++;
+	if (t->cur >= at)
+		t->cur++;
+	return 0;
+}
+
+/* Splits run at before its row j (not its first): 0, or as runs_open(). */
+static int runs_split(struct cgp_lines *t, size_t at, size_t j)
+{
+	struct cgp_run *a;
+	int rc = runs_open(t, at + 1);
+
+	if (rc)
+		return rc;
+	a = &t->runs[at];
+	a[1] = (struct cgp_run){ t->line[j], a->hi, (uint32_t)j, a->first + a->n - (uint32_t)j };
+	a->hi = t->line[j - 1];
+	a->n = (uint32_t)j - a->first;
+	if (t->cur == at)  /* the last row is in the second part */
+		t->cur = at + 1;
+	return 0;
+}
+
+/* The row of k in a table of runs, appended when absent (*fresh set): a
+ * line inside a run is found there, or splits it; a new line then makes
+ * the run of the last row grow when it comes right after it, else starts
+ * a run.  -1 without memory, -2 when the hash index should take over. */
+static long runs_row(struct cgp_lines *t, const struct row_key *k, int *fresh)
+{
+	int64_t line = k->line;
+	size_t at, j;
+	int rc;
+
+	*fresh = 1;
+	if (!t->nruns && line > t->line[t->n - 1])  /* the single run grows */
+		return lines_append(t, k, 0);
+	if (!t->nruns && line >= t->line[0] &&
+	    t->line[j = run_lower(t, 0, t->n, line)] == line) {
+		*fresh = 0;
+		return (long)j;
+	}
+	if ((rc = runs_make(t)))
+		return rc;
+	at = runs_at(t, line);
+	if (at != NO_RUN && line <= t->runs[at].hi) {
+		j = run_lower(t, t->runs[at].first, t->runs[at].first + t->runs[at].n, line);
+		if (t->line[j] == line) {
+			*fresh = 0;
+			return (long)j;
+		}
+		if ((rc = runs_split(t, at, j)))
+			return rc;
+	}
+	if (at != NO_RUN && at == t->cur) {
+		t->runs[at].hi = line;
+		t->runs[at].n++;
+	} else {
+		size_t pos = at == NO_RUN ? 0 : at + 1;
+		if ((rc = runs_open(t, pos)))
+			return rc;
+		t->runs[pos] = (struct cgp_run){ line, line, (uint32_t)t->n, 1 };
+		t->cur = pos;
+	}
+	return lines_append(t, k, 0);
 }
 
 /* The row of k through the hash index, appended when absent (*fresh
@@ -444,7 +552,7 @@ static long lines_row(struct cgp_lines *t, unsigned nev, const struct row_key *k
 		      int instr, int *fresh)
 {
 	size_t h = t->hint;
-	long r;
+	long r = -2;
 
 	if (!t->n)
 		t->nev = nev;
@@ -452,12 +560,16 @@ static long lines_row(struct cgp_lines *t, unsigned nev, const struct row_key *k
 	    (!instr || (t->addr[h] == k->addr && t->obj[h] == k->obj))) {
 		*fresh = 0;
 		r = (long)h;
-	} else if (!t->index && !instr && (!t->n || k->line > t->line[t->n - 1])) {
+	} else if (!t->index && !instr && !t->n) {
 		*fresh = 1;
 		r = lines_append(t, k, instr);
-	} else if (!t->index && !instr && (r = sorted_find(t, k->line)) >= 0) {
-		*fresh = 0;
-	} else {
+	} else if (!t->index && !instr) {
+		r = runs_row(t, k, fresh);
+	}
+	if (r == -2) {  /* the hash index, from now on */
+		free(t->runs);
+		t->runs = NULL;
+		t->nruns = t->runcap = 0;
 		if (!t->index && lines_reindex(t))
 			return -1;
 		r = hashed_row(t, k, instr, fresh);
@@ -693,6 +805,7 @@ void cgp_lines_release(struct cgp_lines *t)
 	free(t->obj);
 	free(t->off);
 	free(t->data);
+	free(t->runs);
 	free(t->index);
 	memset(t, 0, sizeof *t);
 }

@@ -447,29 +447,32 @@ static void test_lines(void)
 }
 
 /* Lines added to a table in many orders (growing, in blocks out of order,
- * random, falling; each pattern twice as a second profile would, or in
- * the other order) make the rows a plain list gives: first-seen order,
- * counts summed. */
+ * random, falling, blocks that fill gaps left by others; each pattern
+ * twice as a second profile would, or in the other order) make the rows
+ * a plain list gives: first-seen order, counts summed. */
 static void test_lines_orders(void)
 {
 	enum { N = 3000, NEV = 3 };
 	static int64_t want_line[N], want_sum[N][NEV];
 	unsigned pat, bad = 0;
 
-	for (pat = 0; pat < 5; pat++) {
+	for (pat = 0; pat < 6; pat++) {
 		struct cgp_lines t;
 		size_t nwant = 0, i, j;
 		int64_t c[NEV], got[NEV];
 		memset(&t, 0, sizeof t);
 		rnd_state = 1234 + pat;
 		for (i = 0; i < 2 * N; i++) {
-			/* pattern 4: growing, then the other way round (found
-			 * by binary search, no index made) */
-			size_t k = pat == 4 && i >= N ? 2 * N - 1 - i : i % N;
-			/* growing; blocks of 50 out of order; random; falling */
+			/* patterns 4 and 5 are read again the other way round
+			 * (found by binary search in their runs, no index made) */
+			size_t k = pat >= 4 && i >= N ? 2 * N - 1 - i : i % N;
+			/* growing; blocks of 50 out of order; random; falling;
+			 * blocks of 20 out of order, then blocks in the gaps */
 			int64_t line = pat % 4 == 0 ? (int64_t)k * 3 :
 				       pat == 1 ? (int64_t)((k / 50 * 37) % 60 * 50 + k % 50) :
-				       pat == 2 ? (int64_t)rnd(N) : (int64_t)(N - k);
+				       pat == 2 ? (int64_t)rnd(N) :
+				       pat == 3 ? (int64_t)(N - k) :
+				       (int64_t)((k / 20 * 7) % 150 * 100 + (k < N / 2 ? 0 : 50) + k % 20);
 			for (j = 0; j < NEV; j++)
 				c[j] = rnd(300);
 			for (j = 0; j < nwant && want_line[j] != line; j++)
@@ -483,8 +486,9 @@ static void test_lines_orders(void)
 			bad += cgp_lines_add(&t, NEV, line, c, 1) != 0;
 		}
 		bad += t.n != nwant;
-		/* Growing lines, found again in any order: no index needed. */
-		bad += pat % 4 == 0 && t.index != NULL;
+		/* Growing lines, found again in any order, and blocks of them
+		 * that do not overlap: no index needed. */
+		bad += pat != 2 && pat != 3 && t.index != NULL;
 		for (i = 0; i < t.n && i < nwant; i++) {
 			cgp_lines_get(&t, i, got);
 			bad += t.line[i] != want_line[i] || memcmp(got, want_sum[i], sizeof got);
