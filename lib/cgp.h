@@ -334,6 +334,9 @@ int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,
 		   uint32_t obj, uint64_t addr, const int64_t *c, int sign);
 /* Counts of row i into out[0..nev). */
 void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out);
+/* Row i's counts as text, each after a space (" 1 0 25"), into buf (room
+ * for 21 bytes per count); returns the length (no NUL). */
+size_t cgp_lines_text(const struct cgp_lines *t, size_t i, char *buf);
 /* Adds the counts of every row, in order, to sum[0..nev): 0, or -1 when a
  * sum left the int64 range on the way (sum is then spoilt). */
 int cgp_lines_sum(const struct cgp_lines *t, int64_t *sum);
@@ -588,6 +591,9 @@ void cgp_out_init(struct cgp_out *o, int fd, const char *name);
 /* Appends n bytes (written out when the buffer is full); never fails: a
  * failure is kept for cgp_out_flush(). */
 void cgp_out_add(struct cgp_out *o, const void *p, size_t n);
+/* Room for n more bytes (n at most the buffer's size), writing out what
+ * is buffered if needed: where to put them; add what was put to len. */
+char *cgp_out_room(struct cgp_out *o, size_t n);
 /* Writes what is buffered.  0, or CGP_EIO with "cannot write 'name':
  * strerror" ("cannot write the output: ..." without a name) and errnum
  * set, if this or any earlier write failed. */

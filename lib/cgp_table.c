@@ -781,6 +781,40 @@ static int sum_nonneg(const struct cgp_lines *t, int64_t *acc)
 	return bad >> 63 != 0;
 }
 
+/* " " and the decimal text of u (below 255), at q; returns its end. */
+static char *put_small(char *q, unsigned u)
+{
+	*q++ = ' ';
+	if (u >= 100) {
+		*q++ = (char)('0' + u / 100);
+		u %= 100;
+		*q++ = (char)('0' + u / 10);
+	} else if (u >= 10) {
+		*q++ = (char)('0' + u / 10);
+	}
+	*q++ = (char)('0' + u % 10);
+	return q;
+}
+
+size_t cgp_lines_text(const struct cgp_lines *t, size_t i, char *buf)
+{
+	const unsigned char *p = t->data + t->off[i];
+	char *q = buf;
+	unsigned e;
+
+	for (e = 0; e < t->nev; e++) {
+		uint64_t u = *p++;
+		if (u != ROW_ESC) {
+			q = put_small(q, (unsigned)u);
+			continue;
+		}
+		p = get_varint(p, &u);
+		*q++ = ' ';
+		q += cgp_fmt_int(q, (int64_t)((u >> 1) ^ (0 - (u & 1))));
+	}
+	return (size_t)(q - buf);
+}
+
 int cgp_lines_sum(const struct cgp_lines *t, int64_t *sum)
 {
 	int64_t v[CGP_MAX_EVENTS];

@@ -106,6 +106,13 @@ void cgp_out_add(struct cgp_out *o, const void *p, size_t n)
 	}
 }
 
+char *cgp_out_room(struct cgp_out *o, size_t n)
+{
+	if (sizeof o->buf - o->len < n)
+		out_drain(o);
+	return o->buf + o->len;
+}
+
 static void out_str(struct cgp_out *o, const char *s)
 {
 	cgp_out_add(o, s, strlen(s));
@@ -296,6 +303,17 @@ static void put_instr_rows(struct cgp_out *o, const struct cgp_profile *p,
 	}
 }
 
+/* Row r of t, "LINE COUNT...\n", formatted where it goes in o's buffer. */
+static void put_row(struct cgp_out *o, const struct cgp_lines *t, size_t r)
+{
+	char *q = cgp_out_room(o, 24 + 21 * (size_t)t->nev);
+	size_t k = cgp_fmt_int(q, t->line[r]);
+
+	k += cgp_lines_text(t, r, q + k);
+	q[k++] = '\n';
+	o->len += k;
+}
+
 int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
 		    struct cgp_error *err)
 {
@@ -328,17 +346,13 @@ int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
 			put_name(o, "fl=", fl->name);
 		for (j = 0; j < fl->nccs; j++) {
 			const struct cgp_cc *c = &p->tab.cc[fl->ccs[j]];
-			char num[32];
 			if (instr) {
 				put_instr_rows(o, p, c, &w, row);
 				continue;
 			}
 			put_name(o, "fn=", c->fn);
-			for (r = 0; c->lines && r < c->lines->n; r++) {
-				cgp_fmt_int(num, c->lines->line[r]);
-				cgp_lines_get(c->lines, r, row);
-				put_counts(o, num, row, p->nev);
-			}
+			for (r = 0; c->lines && r < c->lines->n; r++)
+				put_row(o, c->lines, r);
 		}
 	}
 	put_counts(o, "summary:", p->summary, p->nev);

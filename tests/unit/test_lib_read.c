@@ -421,6 +421,23 @@ static void test_lines(void)
 		CHECK_EQ(cgp_lines_sum(&t, sum), -1);
 		cgp_lines_release(&t);
 	}
+	/* A row as text: the bytes (one, two and three digits) and the
+	 * others, as printf writes them. */
+	{
+		static const int64_t v[] = { 0, 9, 10, 99, 100, 254, 255, 1000, -1,
+					     INT64_MIN, INT64_MAX, 7 };
+		char got_text[400], want_text[400];
+		size_t n = 0;
+		memset(&t, 0, sizeof t);
+		cgp_lines_add(&t, 12, 5, v, 1);
+		for (i = 0; i < 12; i++)
+			n += (size_t)snprintf(want_text + n, sizeof want_text - n, " %lld",
+					      (long long)v[i]);
+		n = cgp_lines_text(&t, 0, got_text);
+		got_text[n] = '\0';
+		CHECKF(!strcmp(got_text, want_text), "row text '%s'", got_text);
+		cgp_lines_release(&t);
+	}
 	/* Many rows (past the 256 of a lane), every count a byte or some
 	 * not, 13 and 70 events: the sums of a plain loop. */
 	for (k = 0; k < 4; k++) {
