@@ -165,10 +165,15 @@ static const char digit_pairs[] =
 
 size_t cgp_fmt_int(char *buf, int64_t v)
 {
-	char tmp[24], *p = tmp + sizeof tmp;
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	size_t n;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v, t;
+	size_t n = v < 0, len;
+	char *p;
 
+	for (t = u; t >= 10; t /= 10)  /* the length first: no copy after */
+		n++;
+	len = n + 1;
+	buf[len] = '\0';
+	p = buf + len;
 	while (u >= 100) {
 		p -= 2;
 		memcpy(p, digit_pairs + u % 100 * 2, 2);
@@ -182,10 +187,7 @@ size_t cgp_fmt_int(char *buf, int64_t v)
 	}
 	if (v < 0)
 		*--p = '-';
-	n = (size_t)(tmp + sizeof tmp - p);
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	return n;
+	return len;
 }
 
 size_t cgp_fmt_commas(char *buf, int64_t v)

@@ -70,7 +70,7 @@ struct rstate {
 				    summary rule is CGP_SUMMARY_ADD */
 	/* Counts of fast-path lines not yet in running and the current
 	 * entry's totals (pending_sums()): */
-	int64_t *pend;
+	uint64_t *pend;          /* (wrapping: see flush_pending()) */
 	uint64_t used, room;     /* a bound of each pending sum; how far
 				    they may go without an overflow */
 	int fast;                /* count lines may take the fast path */
@@ -671,30 +671,44 @@ static void flush_pending(struct rstate *s)
 		return;
 	t = s->p->tab.cc[s->cc].total;
 	for (i = 0; i < s->nev; i++) {
+		/* A pending sum may pass INT64_MAX when the total it goes to
+		 * is negative: the sums are right modulo 2^64, and so in
+		 * range. */
 		if (s->running)
-			s->running[i] += s->pend[i];
-		t[i] += s->sign > 0 ? s->pend[i] : -s->pend[i];
+			s->running[i] = (int64_t)((uint64_t)s->running[i] + s->pend[i]);
+		t[i] = (int64_t)(s->sign > 0 ? (uint64_t)t[i] + s->pend[i]
+					     : (uint64_t)t[i] - s->pend[i]);
 		s->pend[i] = 0;
 	}
 	s->used = s->room = 0;
 }
 
-/* A fast-path line's counts (each at most bound), line ln. */
-static int add_fast(struct rstate *s, int64_t ln, uint64_t bound)
+/* Adds this line's counts to the pending sums (sign 1), or takes them out
+ * again (-1). */
+static void pend_line(struct rstate *s, int sign)
 {
 	unsigned i;
 
+	for (i = 0; i < s->nev; i++)
+		s->pend[i] += sign > 0 ? (uint64_t)s->counts[i] : 0 - (uint64_t)s->counts[i];
+}
+
+/* A fast-path line's counts (each at most bound), line ln; the parser
+ * added them to the pending sums already (out again if the line does not
+ * fit). */
+static int add_fast(struct rstate *s, int64_t ln, uint64_t bound)
+{
 	if (s->cc < 0 && set_cc(s))
 		return s->err->code;
 	if (bound > s->room - s->used) {
+		pend_line(s, -1);
 		flush_pending(s);
 		s->room = headroom(s, &s->p->tab.cc[s->cc]);
 		if (bound > s->room)
 			return add_counts(s, ln, 0);
+		pend_line(s, 1);
 	}
 	s->used += bound;
-	for (i = 0; i < s->nev; i++)
-		s->pend[i] += s->counts[i];
 	return add_lines(s, &s->p->tab.cc[s->cc], ln, 0, bound);
 }
 
@@ -765,6 +779,40 @@ static const char *fast_count_at(const char *p, uint64_t *v)
 	return fast_number(p, v);
 }
 
+/* The counts of a fast-path line, after its line number, at p, each added
+ * to the pending sums as it is read: the end of the last, or NULL where
+ * one is not of the fast path's form; *n counts were read either way, and
+ * *all is their bitwise or. */
+static const char *fast_counts(struct rstate *s, const char *p, unsigned *n,
+			       uint64_t *all)
+{
+	int64_t *c = s->counts;
+	uint64_t *pend = s->pend, v;
+	unsigned i = 0, nev = s->nev;
+
+	while (*p++ == ' ') {
+		if (i + 4 <= nev && fast_four(p, c + i)) {
+			pend[i] += (uint64_t)c[i];
+			pend[i + 1] += (uint64_t)c[i + 1];
+			pend[i + 2] += (uint64_t)c[i + 2];
+			pend[i + 3] += (uint64_t)c[i + 3];
+			p += 7;
+			i += 4;
+			*all |= 15;
+			continue;
+		}
+		if (i == nev || !(p = fast_count_at(p, &v))) {
+			*n = i;
+			return NULL;
+		}
+		c[i] = (int64_t)v;
+		pend[i++] += v;
+		*all |= v;
+	}
+	*n = i;
+	return p - 1;
+}
+
 /*
  * The count line at line, in the reader's buffer, if it is of the form the
  * tool writes: a line number and at most nev counts of at most 18 ASCII
@@ -780,28 +828,18 @@ static size_t fast_count_line(struct rstate *s, const char *line, int64_t *ln,
 {
 	const char *p = line;
 	uint64_t v, all = 0;
-	unsigned i = 0;
+	unsigned i;
 
 	if (!(p = fast_number(p, &v)))
 		return 0;
 	*ln = s->ru->line_numbers ? (int64_t)v : 0;
-	while (*p++ == ' ') {
-		if (i + 4 <= s->nev && fast_four(p, s->counts + i)) {
-			p += 7;
-			i += 4;
-			all |= 15;
-			continue;
-		}
-		if (i == s->nev || !(p = fast_count_at(p, &v)))
-			return 0;
-		s->counts[i++] = (int64_t)v;
-		all |= v;
-	}
-	p--;
-	if (*p != '\n' || (size_t)(p - line) > s->r.maxline)
-		return 0;
+	p = fast_counts(s, p, &i, &all);
 	for (; i < s->nev; i++)
 		s->counts[i] = 0;
+	if (!p || *p != '\n' || (size_t)(p - line) > s->r.maxline) {
+		pend_line(s, -1);
+		return 0;
+	}
 	*bound = all;
 	return (size_t)(p - line) + 1;
 }
@@ -819,6 +857,8 @@ static int fast_count(struct rstate *s, int *rc)
 	    !(n = fast_count_line(s, p, &ln, &bound)))
 		return 0;
 	cgp_reader_take(&s->r, n);
+	if (!s->accumulate)
+		pend_line(s, -1);
 	*rc = s->accumulate ? add_fast(s, ln, bound) : 0;
 	return 1;
 }
