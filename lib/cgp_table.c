@@ -5,6 +5,7 @@
  */
 #include <config.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -606,18 +607,35 @@ static int row_put_bytes(struct cgp_lines *t, size_t r, const int64_t *c)
 	return 0;
 }
 
-/* Adds c to row r in place if every count of the row is a byte and every
- * sum stays below 255: 1 when done, else 0 (the row unchanged). */
-static int row_add_bytes(struct cgp_lines *t, size_t r, const int64_t *c)
+/* 1 if the first n bytes at q are all below 128, tested eight at a time
+ * (the bytes after them, up to a word, are read but not tested). */
+static int bytes_below_128(const unsigned char *q, unsigned n)
+{
+	uint64_t high = 0;
+	unsigned i;
+
+	for (i = 0; i + 8 <= n; i += 8)
+		high |= cgp_load8((const char *)q + i);
+	if (i < n)
+		high |= cgp_load8((const char *)q + i) & (((uint64_t)1 << 8 * (n - i)) - 1);
+	return !(high & 0x8080808080808080ull);
+}
+
+/* Adds c (every c[i] at most bound) to row r in place if every count of
+ * the row is a byte and every sum stays below 255: 1 when done, else 0
+ * (the row unchanged).  Counts below 128 on both sides need no test each. */
+static int row_add_bytes(struct cgp_lines *t, size_t r, const int64_t *c, uint64_t bound)
 {
 	unsigned char *q = t->data + t->off[r];
 	uint64_t big = 0;
 	unsigned e, nev = t->nev;
 
-	for (e = 0; e < nev; e++)
-		big |= q[e] + (uint64_t)c[e] >= ROW_ESC;
-	if (big)
-		return 0;
+	if (bound >= 128 || !bytes_below_128(q, nev)) {
+		for (e = 0; e < nev; e++)
+			big |= q[e] + (uint64_t)c[e] >= ROW_ESC;
+		if (big)
+			return 0;
+	}
 	for (e = 0; e < nev; e++)
 		q[e] = (unsigned char)(q[e] + c[e]);
 	return 1;
@@ -644,7 +662,7 @@ static int rows_add(struct cgp_lines *t, unsigned nev, const struct row_key *k,
 	if (sign > 0 && bound < ROW_ESC) {
 		if (fresh)
 			return row_put_bytes(t, (size_t)row, c) ? CGP_ENOMEM : 0;
-		if (row_add_bytes(t, (size_t)row, c))
+		if (row_add_bytes(t, (size_t)row, c, bound))
 			return 0;
 	}
 	if (fresh && negation_overflows(c, nev, sign)) {
@@ -781,31 +799,36 @@ static int sum_nonneg(const struct cgp_lines *t, int64_t *acc)
 	return bad >> 63 != 0;
 }
 
-/* " " and the decimal text of u (below 255), at q; returns its end. */
-static char *put_small(char *q, unsigned u)
+/* " 0" to " 254": the text of each count a byte holds, four bytes each
+ * (padded), and its length; made on first use. */
+static char small_text[ROW_ESC][4];
+static unsigned char small_len[ROW_ESC];
+
+static void small_init(void)
 {
-	*q++ = ' ';
-	if (u >= 100) {
-		*q++ = (char)('0' + u / 100);
-		u %= 100;
-		*q++ = (char)('0' + u / 10);
-	} else if (u >= 10) {
-		*q++ = (char)('0' + u / 10);
+	unsigned u;
+
+	for (u = 0; u < ROW_ESC; u++) {
+		char b[8];
+		int n = snprintf(b, sizeof b, " %u", u);
+		memcpy(small_text[u], b, 4);
+		small_len[u] = (unsigned char)n;
 	}
-	*q++ = (char)('0' + u % 10);
-	return q;
 }
 
 size_t cgp_lines_text(const struct cgp_lines *t, size_t i, char *buf)
 {
 	const unsigned char *p = t->data + t->off[i];
 	char *q = buf;
-	unsigned e;
+	unsigned e, nev = t->nev;
 
-	for (e = 0; e < t->nev; e++) {
+	if (!small_len[1])
+		small_init();
+	for (e = 0; e < nev; e++) {
 		uint64_t u = *p++;
 		if (u != ROW_ESC) {
-			q = put_small(q, (unsigned)u);
+			memcpy(q, small_text[u], 4);  /* (buf has room) */
+			q += small_len[u];
 			continue;
 		}
 		p = get_varint(p, &u);
