@@ -120,6 +120,10 @@ int cgp_error_events(struct cgp_error *err, const char *path1, const char *path2
  * memory.  They live until cgp_pool_release(). */
 int64_t *cgp_pool_alloc(struct cgp_pool *p, size_t n, size_t nblock);
 void cgp_pool_release(struct cgp_pool *p);
+/* An empty line table owned by t (its struct freed with t's totals; its
+ * arrays by cgp_table_release()), for a cost centre's lines or
+ * instructions; NULL without memory. */
+struct cgp_lines *cgp_table_lines(struct cgp_table *t);
 /* Grows *p (*cap elements of size elem) to hold at least n + 1; 0 or -1. */
 int cgp_grow_array(void **p, size_t *cap, size_t n, size_t elem);
 

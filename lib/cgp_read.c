@@ -533,7 +533,7 @@ static int add_instr(struct rstate *s, struct cgp_cc *c, int64_t line,
 
 	if (rc)
 		return rc;
-	if (!c->instrs && !(c->instrs = calloc(1, sizeof *c->instrs)))
+	if (!c->instrs && !(c->instrs = cgp_table_lines(&s->p->tab)))
 		return nomem(s);
 	rc = cgp_instrs_add(c->instrs, s->nev, line, (uint32_t)s->obj, addr,
 			    s->counts, s->sign);
@@ -589,7 +589,7 @@ static int add_lines(struct rstate *s, struct cgp_cc *c, int64_t ln, uint64_t ad
 					   ln, s->counts, s->sign, bound);
 		break;
 	case CGP_LINES_PER_CC:
-		if (!c->lines && !(c->lines = calloc(1, sizeof *c->lines)))
+		if (!c->lines && !(c->lines = cgp_table_lines(&s->p->tab)))
 			return nomem(s);
 		rc = cgp_lines_add_bounded(c->lines, s->nev, ln, s->counts, s->sign, bound);
 		break;

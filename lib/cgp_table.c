@@ -898,6 +898,14 @@ int64_t *cgp_pool_alloc(struct cgp_pool *p, size_t n, size_t nblock)
 	return v;
 }
 
+struct cgp_lines *cgp_table_lines(struct cgp_table *t)
+{
+	/* From the pool of the totals: 80,000 tables of a big cg_merge are
+	 * no 80,000 blocks of their own to allocate and free. */
+	return (struct cgp_lines *)cgp_pool_alloc(&t->totals,
+						  (sizeof(struct cgp_lines) + 7) / 8, 256);
+}
+
 void cgp_pool_release(struct cgp_pool *p)
 {
 	struct cgp_pool_block *b, *nb;
@@ -1080,14 +1088,10 @@ void cgp_table_release(struct cgp_table *t)
 	size_t i;
 
 	for (i = 0; i < t->ncc; i++) {
-		if (t->cc[i].lines) {
+		if (t->cc[i].lines)
 			cgp_lines_release(t->cc[i].lines);
-			free(t->cc[i].lines);
-		}
-		if (t->cc[i].instrs) {
+		if (t->cc[i].instrs)
 			cgp_lines_release(t->cc[i].instrs);
-			free(t->cc[i].instrs);
-		}
 	}
 	for (i = 0; i < t->nfile; i++) {
 		cgp_lines_release(&t->file[i].lines);
