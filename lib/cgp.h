@@ -309,7 +309,8 @@ struct cgp_lines {
 	int64_t *line;     /* line numbers, first-seen order */
 	uint64_t *addr;    /* instruction rows: the address in the object */
 	uint32_t *obj;     /* instruction rows: index in the table's objects */
-	uint32_t *off;     /* where each row's counts start in data */
+	uint32_t *off;     /* where each row's counts start in data (in the
+			      block of line) */
 	unsigned char *data;  /* the encoded counts, dlen bytes used */
 	uint32_t *index;   /* open addressing: row + 1, 0 = empty; NULL while
 			      the rows are in runs of growing lines */

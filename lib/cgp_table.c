@@ -346,17 +346,15 @@ static int row_write(struct cgp_lines *t, size_t r, const int64_t *v, int64_t m,
 
 /* Grows the row arrays of t (instr: with addresses and objects) to ncap
  * rows; 0, or -1 without memory (the arrays grown so far keep their
- * contents, cap unchanged). */
+ * contents, cap unchanged).  The lines and the offsets share one block,
+ * the offsets after cap lines: one allocation less per table. */
 static int lines_grow(struct cgp_lines *t, size_t ncap, int instr)
 {
-	int64_t *l = realloc(t->line, ncap * sizeof *l);
-	uint32_t *o;
+	char *b;
 
-	if (!l)
-		return -1;
-	t->line = l;
 	if (instr) {
 		uint64_t *a = realloc(t->addr, ncap * sizeof *a);
+		uint32_t *o;
 		if (!a)
 			return -1;
 		t->addr = a;
@@ -365,10 +363,13 @@ static int lines_grow(struct cgp_lines *t, size_t ncap, int instr)
 			return -1;
 		t->obj = o;
 	}
-	o = realloc(t->off, ncap * sizeof *o);
-	if (!o)
+	if (ncap > SIZE_MAX / (sizeof *t->line + sizeof *t->off) ||
+	    !(b = realloc(t->line, ncap * (sizeof *t->line + sizeof *t->off))))
 		return -1;
-	t->off = o;
+	memmove(b + ncap * sizeof *t->line, b + t->cap * sizeof *t->line,
+		t->n * sizeof *t->off);
+	t->line = (int64_t *)b;
+	t->off = (uint32_t *)(b + ncap * sizeof *t->line);
 	t->cap = ncap;
 	return 0;
 }
@@ -860,8 +861,7 @@ void cgp_lines_release(struct cgp_lines *t)
 	free(t->line);
 	free(t->addr);
 	free(t->obj);
-	free(t->off);
-	free(t->data);
+	free(t->data);  /* (the offsets are in line's block) */
 	free(t->runs);
 	free(t->index);
 	memset(t, 0, sizeof *t);
