@@ -500,7 +500,10 @@ static long runs_row(struct cgp_lines *t, const struct row_key *k, int *fresh)
 	}
 	if ((rc = runs_make(t)))
 		return rc;
-	at = runs_at(t, line);
+	/* Mostly the line after the last row: its run, no search. */
+	at = line > t->runs[t->cur].hi &&
+	     (t->cur + 1 == t->nruns || t->runs[t->cur + 1].lo > line) ? t->cur
+									 : runs_at(t, line);
 	if (at != NO_RUN && line <= t->runs[at].hi) {
 		j = run_lower(t, t->runs[at].first, t->runs[at].first + t->runs[at].n, line);
 		if (t->line[j] == line) {
