@@ -292,12 +292,11 @@ int cgp_name_cmp(const struct cgp_name *a, const struct cgp_name *b);
 /* Line tables: line number -> counts, in first-seen order                  */
 /* ------------------------------------------------------------------------ */
 
-/* Counts are kept encoded, a byte per count when it is small (cgp_table.c):
- * most per-line counts are, and the memory of big profiles is mostly their
+/* Counts are kept a byte each when a row's are small (cgp_table.c): most
+ * per-line counts are, and the memory of big profiles is mostly their
  * line tables.  The same table holds instruction rows, keyed
  * (line, object, address), when rows are added by cgp_instrs_add(): then
- * addr and obj are set (a table holds one kind of row or the other).  A
- * table's encoded counts are at most 4 GiB. */
+ * addr and obj are set (a table holds one kind of row or the other). */
 /* Rows first .. first + n - 1 of a line table, their lines growing from lo
  * to hi. */
 struct cgp_run {
@@ -309,14 +308,15 @@ struct cgp_lines {
 	int64_t *line;     /* line numbers, first-seen order */
 	uint64_t *addr;    /* instruction rows: the address in the object */
 	uint32_t *obj;     /* instruction rows: index in the table's objects */
-	uint32_t *off;     /* where each row's counts start in data (in the
-			      block of line) */
-	unsigned char *data;  /* the encoded counts, dlen bytes used */
+	unsigned char *data;  /* the counts, a slot of bytes per row (in the
+			      block of line; cgp_table.c) */
+	int64_t *wide;     /* the rows whose counts do not fit in bytes */
+	size_t nwide, widecap;
 	uint32_t *index;   /* open addressing: row + 1, 0 = empty; NULL while
 			      the rows are in runs of growing lines */
 	struct cgp_run *runs;  /* those runs, when more than one (cgp_table.c) */
 	size_t nruns, runcap, cur;  /* cur: the run that ends with the last row */
-	size_t n, cap, imask, dlen, dcap;
+	size_t n, cap, imask;
 	size_t hint;       /* the row to try first */
 	unsigned nev;
 };

@@ -225,131 +225,108 @@ static int lines_reindex(struct cgp_lines *t)
 }
 
 /*
- * The encoding of a row's counts: each count one byte when it is 0 to 254,
- * else the byte 255 and the count in zigzag form (0, -1, 1, -2 ... as 0,
- * 1, 2, 3 ...) in groups of 7 bits, low ones first, the top bit of a byte
- * set when more follow.  A row of 13 small counts takes 13 bytes instead
- * of 52 as int32 or 104 as int64, and each count is one load or store and
- * one well-predicted test.  A row that grows is written again at the end
- * of data (its old bytes left unused), otherwise in place.
+ * The counts of a row: a slot of nev bytes (at least 5), a count per byte
+ * in zigzag form (0, -1, 1, -2 ... as 0, 1, 2, 3 ...) when every count of
+ * the row fits in 0 to 254; else the slot's first byte is 255 (WIDE) and
+ * the next four hold the index of the row's counts in the table's wide
+ * vectors, nev int64 each.  A row of 13 small counts takes 13 bytes
+ * instead of 52 as int32 or 104 as int64, each count is a load or a store,
+ * slots never move (row r's is at r times the slot size), and counts that
+ * are never negative are even bytes, which SWAR code can add eight at a
+ * time.  A row that stops fitting in bytes becomes wide for good.
  */
 
-#define ROW_ESC 0xffu
+#define WIDE 0xffu
 
-/* Most bytes one row of nev counts can take. */
-static size_t row_max(unsigned nev)
+static size_t slot_size(unsigned nev)
 {
-	return (size_t)nev * 11;
+	return nev < 5 ? 5 : nev;
 }
 
-static unsigned char *put_varint(unsigned char *q, uint64_t u)
+static unsigned char *slot_of(const struct cgp_lines *t, size_t r)
 {
-	while (u >= 0x80) {
-		*q++ = (unsigned char)(u | 0x80);
-		u >>= 7;
-	}
-	*q++ = (unsigned char)u;
-	return q;
+	return t->data + r * slot_size(t->nev);
 }
 
-static const unsigned char *get_varint(const unsigned char *q, uint64_t *u)
+static uint64_t zigzag(int64_t v)
 {
-	uint64_t x = 0;
-	unsigned sh = 0;
-
-	while (*q & 0x80) {
-		x |= (uint64_t)(*q++ & 0x7f) << sh;
-		sh += 7;
-	}
-	*u = x | (uint64_t)*q++ << sh;
-	return q;
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
 }
 
-/* Encodes sign * v[0..nev) at p (m: 0 for +1, -1 for -1, so that
- * (x ^ m) - m is sign * x); returns the length. */
-static size_t row_encode(unsigned char *p, const int64_t *v, unsigned nev, int64_t m)
+static int64_t unzigzag(uint64_t z)
 {
-	unsigned char *q = p;
+	return (int64_t)((z >> 1) ^ (0 - (z & 1)));
+}
+
+/* The wide vector of a WIDE slot q. */
+static int64_t *wide_of(const struct cgp_lines *t, const unsigned char *q)
+{
+	uint32_t i;
+
+	memcpy(&i, q + 1, sizeof i);
+	return t->wide + (size_t)i * t->nev;
+}
+
+/* Row r's counts into v[0..nev). */
+static void row_get(const struct cgp_lines *t, size_t r, int64_t *v)
+{
+	const unsigned char *q = slot_of(t, r);
 	unsigned e;
 
-	for (e = 0; e < nev; e++) {
-		int64_t x = (v[e] ^ m) - m;
-		if ((uint64_t)x < ROW_ESC) {
-			*q++ = (unsigned char)x;
-		} else {
-			*q++ = ROW_ESC;
-			q = put_varint(q, ((uint64_t)x << 1) ^ (uint64_t)(x >> 63));
-		}
+	if (q[0] == WIDE) {
+		memcpy(v, wide_of(t, q), t->nev * sizeof *v);
+		return;
 	}
-	return (size_t)(q - p);
+	for (e = 0; e < t->nev; e++)
+		v[e] = unzigzag(q[e]);
 }
 
-/* Decodes the row at p into v[0..nev); returns its length. */
-static size_t row_decode(const unsigned char *p, int64_t *v, unsigned nev)
+/* Makes slot q wide, with a new wide vector: 0, or -1 without memory. */
+static int row_widen(struct cgp_lines *t, unsigned char *q)
 {
-	const unsigned char *q = p;
-	unsigned e;
+	uint32_t i = (uint32_t)t->nwide;
+	size_t cap = t->widecap;
 
-	for (e = 0; e < nev; e++) {
-		uint64_t u = *q++;
-		if (u == ROW_ESC) {
-			q = get_varint(q, &u);
-			u = (u >> 1) ^ (0 - (u & 1));
-		}
-		v[e] = (int64_t)u;
-	}
-	return (size_t)(q - p);
-}
-
-/* Room for one more row at the end of data; 0, or -1 without memory or
- * past the 4 GiB that the offsets reach. */
-static int data_reserve(struct cgp_lines *t)
-{
-	/* 8 more: sum_nonneg() loads whole words past a row's end. */
-	size_t need = t->dlen + row_max(t->nev) + 8, ncap;
-	unsigned char *d;
-
-	if (need <= t->dcap)
-		return 0;
-	if (need > UINT32_MAX)
+	if (t->nwide >= UINT32_MAX ||
+	    cgp_grow_array((void **)&t->wide, &cap, t->nwide, t->nev * sizeof *t->wide))
 		return -1;
-	ncap = t->dcap + t->dcap / 2 + 64;
-	if (ncap < need)
-		ncap = need;
-	d = realloc(t->data, ncap);
-	if (!d)
-		return -1;
-	t->data = d;
-	t->dcap = ncap;
+	t->widecap = cap;
+	t->nwide++;
+	q[0] = WIDE;
+	memcpy(q + 1, &i, sizeof i);
 	return 0;
 }
 
-/* Writes sign * v (m as for row_encode()) as row r's counts, in place
- * when they fit in old bytes (old: the length of its present encoding, 0
- * for a new row); 0, or -1 as above. */
-static int row_write(struct cgp_lines *t, size_t r, const int64_t *v, int64_t m,
-		     size_t old)
+/* Sets row r's counts (fresh: a new row) to v: bytes if they all fit and
+ * the row is not wide, else its wide vector.  0, or -1 without memory. */
+static int row_put(struct cgp_lines *t, size_t r, const int64_t *v, int fresh)
 {
-	size_t len;
+	unsigned char *q = slot_of(t, r);
+	unsigned e, nev = t->nev;  /* (a byte store may alias t->nev) */
+	uint64_t big = 0;
 
-	if (data_reserve(t))
-		return -1;
-	len = row_encode(t->data + t->dlen, v, t->nev, m);
-	if (len <= old) {
-		memcpy(t->data + t->off[r], t->data + t->dlen, len);
-	} else {
-		t->off[r] = (uint32_t)t->dlen;
-		t->dlen += len;
+	if (fresh || q[0] != WIDE) {
+		for (e = 0; e < nev; e++)
+			big |= zigzag(v[e]) >= WIDE;
+		if (!big) {
+			for (e = 0; e < nev; e++)
+				q[e] = (unsigned char)zigzag(v[e]);
+			return 0;
+		}
+		if (row_widen(t, q))
+			return -1;
 	}
+	memcpy(wide_of(t, q), v, nev * sizeof *v);
 	return 0;
 }
 
 /* Grows the row arrays of t (instr: with addresses and objects) to ncap
  * rows; 0, or -1 without memory (the arrays grown so far keep their
- * contents, cap unchanged).  The lines and the offsets share one block,
- * the offsets after cap lines: one allocation less per table. */
+ * contents, cap unchanged).  The lines and the slots share one block, the
+ * slots after cap lines: one allocation per table. */
 static int lines_grow(struct cgp_lines *t, size_t ncap, int instr)
 {
+	size_t each = sizeof *t->line + slot_size(t->nev);
 	char *b;
 
 	if (instr) {
@@ -363,29 +340,16 @@ static int lines_grow(struct cgp_lines *t, size_t ncap, int instr)
 			return -1;
 		t->obj = o;
 	}
-	if (ncap > SIZE_MAX / (sizeof *t->line + sizeof *t->off) ||
-	    !(b = realloc(t->line, ncap * (sizeof *t->line + sizeof *t->off))))
+	/* 8 more: SWAR code loads whole words past a slot's end. */
+	if (ncap > (SIZE_MAX - 8) / each || !(b = realloc(t->line, ncap * each + 8)))
 		return -1;
 	memmove(b + ncap * sizeof *t->line, b + t->cap * sizeof *t->line,
-		t->n * sizeof *t->off);
+		t->n * slot_size(t->nev));
 	t->line = (int64_t *)b;
-	t->off = (uint32_t *)(b + ncap * sizeof *t->line);
+	t->data = (unsigned char *)(b + ncap * sizeof *t->line);
 	t->cap = ncap;
 	return 0;
 }
-
-/*
- * Finding a row.  A line table's lines come in runs of growing lines (a
- * function's, in the tool's order), and the runs of a file's functions
- * do not overlap.  While that holds the table needs no index: a line
- * beyond every run is a new row (its run grows, or a new run starts),
- * one inside a run is found by binary search there.  A single run, over
- * all rows, is implicit (nruns 0); more are kept in runs[], sorted by
- * their first line.  A line that would go inside a run, or too many runs,
- * make the hash index, which the table then keeps; instruction rows always
- * have one.  Either way the row after the last one found is tried first:
- * a second profile of the same program lists its lines in the same order.
- */
 
 /* Appends the row of k (no counts yet); -1 without memory. */
 static long lines_append(struct cgp_lines *t, const struct row_key *k, int instr)
@@ -595,66 +559,44 @@ static int negation_overflows(const int64_t *c, unsigned nev, int sign)
 	return 0;
 }
 
-/* A new row r of counts that are all below 255: a byte each. */
-static int row_put_bytes(struct cgp_lines *t, size_t r, const int64_t *c)
+/* The first n bytes at q, eight at a time, or-ed (the bytes after them,
+ * up to a word, are read but left out). */
+static uint64_t bytes_or(const unsigned char *q, unsigned n)
 {
-	unsigned char *q;
-	unsigned e, nev = t->nev;  /* (a byte store may alias t->nev) */
-
-	if (data_reserve(t))
-		return -1;
-	q = t->data + t->dlen;
-	for (e = 0; e < nev; e++)
-		q[e] = (unsigned char)c[e];
-	t->off[r] = (uint32_t)t->dlen;
-	t->dlen += nev;
-	return 0;
-}
-
-/* 1 if the first n bytes at q are all below 128, tested eight at a time
- * (the bytes after them, up to a word, are read but not tested). */
-static int bytes_below_128(const unsigned char *q, unsigned n)
-{
-	uint64_t high = 0;
+	uint64_t x = 0;
 	unsigned i;
 
 	for (i = 0; i + 8 <= n; i += 8)
-		high |= cgp_load8((const char *)q + i);
+		x |= cgp_load8((const char *)q + i);
 	if (i < n)
-		high |= cgp_load8((const char *)q + i) & (((uint64_t)1 << 8 * (n - i)) - 1);
-	return !(high & 0x8080808080808080ull);
+		x |= cgp_load8((const char *)q + i) & (((uint64_t)1 << 8 * (n - i)) - 1);
+	return x;
 }
 
-/* Adds c (every c[i] at most bound) to row r in place if every count of
- * the row is a byte and every sum stays below 255: 1 when done, else 0
- * (the row unchanged).  Counts below 128 on both sides need no test each. */
-static int row_add_bytes(struct cgp_lines *t, size_t r, const int64_t *c, uint64_t bound)
+/* Adds c (every c[i] in [0, bound], bound below 64) to row r in place when
+ * its counts are bytes of counts in [0, 63] (even, below 128): 1 when
+ * done, else 0 (the row unchanged).  No sum then needs a test. */
+static int row_add_bytes(struct cgp_lines *t, size_t r, const int64_t *c)
 {
-	unsigned char *q = t->data + t->off[r];
-	uint64_t big = 0;
+	unsigned char *q = slot_of(t, r);
 	unsigned e, nev = t->nev;
 
-	if (bound >= 128 || !bytes_below_128(q, nev)) {
-		for (e = 0; e < nev; e++)
-			big |= q[e] + (uint64_t)c[e] >= ROW_ESC;
-		if (big)
-			return 0;
-	}
+	if (bytes_or(q, nev) & 0x8181818181818181ull)
+		return 0;
 	for (e = 0; e < nev; e++)
-		q[e] = (unsigned char)(q[e] + c[e]);
+		q[e] = (unsigned char)(q[e] + 2 * c[e]);
 	return 1;
 }
 
 /* Adds sign * c, every |c[i]| at most bound, to the row of k (see
- * cgp_lines_add): a new row is c encoded; an old one is decoded, the sums
- * checked (a failure changes nothing) and written back.  Counts below 255
- * added to a table of such counts (bound tells) are bytes stored or added
- * where they are. */
+ * cgp_lines_add): a new row is c; an old one gets the sums, checked (a
+ * failure changes nothing).  Small counts that are never negative, as
+ * bound tells, are stored or added as bytes where they are. */
 static int rows_add(struct cgp_lines *t, unsigned nev, const struct row_key *k,
 		    int instr, const int64_t *c, int sign, uint64_t bound)
 {
 	int64_t v[CGP_MAX_EVENTS];
-	size_t old;
+	unsigned e;
 	long row;
 	int fresh;
 
@@ -663,22 +605,26 @@ static int rows_add(struct cgp_lines *t, unsigned nev, const struct row_key *k,
 	row = lines_row(t, nev, k, instr, &fresh);
 	if (row < 0)
 		return CGP_ENOMEM;
-	if (sign > 0 && bound < ROW_ESC) {
-		if (fresh)
-			return row_put_bytes(t, (size_t)row, c) ? CGP_ENOMEM : 0;
-		if (row_add_bytes(t, (size_t)row, c, bound))
+	if (sign > 0 && bound < 64) {
+		unsigned char *q = slot_of(t, (size_t)row);
+		if (fresh) {
+			for (e = 0; e < nev; e++)
+				q[e] = (unsigned char)(2 * c[e]);
+			return 0;
+		}
+		if (row_add_bytes(t, (size_t)row, c))
 			return 0;
 	}
-	if (fresh && negation_overflows(c, nev, sign)) {
-		memset(v, 0, nev * sizeof *v);  /* the new row stays, empty */
-		return row_write(t, (size_t)row, v, 0, 0) ? CGP_ENOMEM : CGP_EOVERFLOW;
+	if (fresh) {
+		int bad = negation_overflows(c, nev, sign);
+		for (e = 0; e < nev; e++)
+			v[e] = bad ? 0 : sign > 0 ? c[e] : -c[e];  /* overflow: empty */
+		return row_put(t, (size_t)row, v, 1) ? CGP_ENOMEM : bad ? CGP_EOVERFLOW : 0;
 	}
-	if (fresh)
-		return row_write(t, (size_t)row, c, sign > 0 ? 0 : -1, 0) ? CGP_ENOMEM : 0;
-	old = row_decode(t->data + t->off[row], v, nev);
+	row_get(t, (size_t)row, v);
 	if (sign > 0 ? cgp_vec_add(v, c, nev) : cgp_vec_sub(v, c, nev))
 		return CGP_EOVERFLOW;
-	return row_write(t, (size_t)row, v, 0, old) ? CGP_ENOMEM : 0;
+	return row_put(t, (size_t)row, v, 0) ? CGP_ENOMEM : 0;
 }
 
 int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
@@ -707,24 +653,21 @@ int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,
 
 void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out)
 {
-	row_decode(t->data + t->off[i], out, t->nev);
+	row_get(t, i, out);
 }
 
-/* Adds row p's counts to acc[0..nev), or-ing them and the sums into *bad
+/* Adds row r's counts to acc[0..nev), or-ing them and the sums into *bad
  * (a sign bit there: a negative count, or a sum out of range). */
-static void sum_row(const unsigned char *q, int64_t *acc, unsigned nev, uint64_t *bad)
+static void sum_row(const struct cgp_lines *t, size_t r, int64_t *acc, uint64_t *bad)
 {
+	int64_t v[CGP_MAX_EVENTS];
 	unsigned e;
 
-	for (e = 0; e < nev; e++) {
-		uint64_t u = *q++, r;
-		if (u == ROW_ESC) {
-			q = get_varint(q, &u);
-			u = (u >> 1) ^ (0 - (u & 1));
-		}
-		r = (uint64_t)acc[e] + u;
-		*bad |= u | r;
-		acc[e] = (int64_t)r;
+	row_get(t, r, v);
+	for (e = 0; e < t->nev; e++) {
+		uint64_t u = (uint64_t)v[e], s = (uint64_t)acc[e] + u;
+		*bad |= u | s;
+		acc[e] = (int64_t)s;
 	}
 }
 
@@ -736,8 +679,8 @@ struct lanes {
 	unsigned nw, rows;
 };
 
-/* Adds the lanes to acc[0..nev) (the sums or-ed into *bad, as in
- * sum_row()) and empties them. */
+/* Adds the lanes (twice the counts: the bytes are zigzag) to acc[0..nev)
+ * (the sums or-ed into *bad, as in sum_row()) and empties them. */
 static void lanes_flush(struct lanes *l, int64_t *acc, unsigned nev, uint64_t *bad)
 {
 	unsigned w, j, e;
@@ -745,7 +688,7 @@ static void lanes_flush(struct lanes *l, int64_t *acc, unsigned nev, uint64_t *b
 	for (w = 0; w < l->nw; w++) {
 		for (j = 0; j < 8 && (e = w * 8 + j) < nev; j++) {
 			uint64_t lane = (j % 2 ? l->hi[w] : l->lo[w]) >> 16 * (j / 2) & 0xffff;
-			acc[e] = (int64_t)((uint64_t)acc[e] + lane);
+			acc[e] = (int64_t)((uint64_t)acc[e] + lane / 2);
 			*bad |= (uint64_t)acc[e];
 		}
 		l->lo[w] = l->hi[w] = 0;
@@ -753,12 +696,13 @@ static void lanes_flush(struct lanes *l, int64_t *acc, unsigned nev, uint64_t *b
 	l->rows = 0;
 }
 
-/* Adds the row at q to the lanes if all its nev counts are bytes: 1, or 0
- * if one is not (an escape byte; the lanes then unchanged). */
+/* Adds the slot at q to the lanes if its nev bytes are all even (counts
+ * that are not negative, and no WIDE mark): 1, or 0 (the lanes then
+ * unchanged). */
 static int lanes_add(struct lanes *l, const unsigned char *q, unsigned nev)
 {
-	const uint64_t ones = 0x0101010101010101ull, even = 0x00ff00ff00ff00ffull;
-	uint64_t x[CGP_MAX_EVENTS / 8], esc = 0;
+	const uint64_t even = 0x00ff00ff00ff00ffull;
+	uint64_t x[CGP_MAX_EVENTS / 8], odd = 0;
 	unsigned w;
 
 	for (w = 0; w < l->nw; w++) {
@@ -766,9 +710,9 @@ static int lanes_add(struct lanes *l, const unsigned char *q, unsigned nev)
 		x[w] = cgp_load8((const char *)q + w * 8);
 		if (left < 8)  /* the bytes after the row's counts */
 			x[w] &= ((uint64_t)1 << 8 * left) - 1;
-		esc |= (~x[w] - ones) & x[w] & 0x8080808080808080ull;  /* a 0xff byte */
+		odd |= x[w];
 	}
-	if (esc)
+	if (odd & 0x0101010101010101ull)
 		return 0;
 	for (w = 0; w < l->nw; w++) {
 		l->lo[w] += x[w] & even;
@@ -793,9 +737,8 @@ static int sum_nonneg(const struct cgp_lines *t, int64_t *acc)
 	memset(l.hi, 0, l.nw * sizeof *l.hi);
 	l.rows = 0;
 	for (i = 0; i < t->n; i++) {
-		const unsigned char *q = t->data + t->off[i];
-		if (!lanes_add(&l, q, t->nev))
-			sum_row(q, acc, t->nev, &bad);
+		if (!lanes_add(&l, slot_of(t, i), t->nev))
+			sum_row(t, i, acc, &bad);
 		else if (++l.rows == 256)
 			lanes_flush(&l, acc, t->nev, &bad);
 	}
@@ -803,43 +746,45 @@ static int sum_nonneg(const struct cgp_lines *t, int64_t *acc)
 	return bad >> 63 != 0;
 }
 
-/* " 0" to " 254": the text of each count a byte holds, four bytes each
- * (padded), and its length; made on first use. */
-static char small_text[ROW_ESC][4];
-static unsigned char small_len[ROW_ESC];
+/* " 0", " -1", " 1", ... : the text of each count a byte holds (its
+ * zigzag form), eight bytes each (padded), and its length; made on first
+ * use, then only read. */
+static char small_text[WIDE][8];
+static unsigned char small_len[WIDE];
 
 static void small_init(void)
 {
-	unsigned u;
+	unsigned z;
 
-	for (u = 0; u < ROW_ESC; u++) {
-		char b[8];
-		int n = snprintf(b, sizeof b, " %u", u);
-		memcpy(small_text[u], b, 4);
-		small_len[u] = (unsigned char)n;
+	for (z = 0; z < WIDE; z++) {
+		char b[16];
+		int n = snprintf(b, sizeof b, " %lld", (long long)unzigzag(z));
+		memcpy(small_text[z], b, 8);
+		small_len[z] = (unsigned char)n;
 	}
 }
 
 size_t cgp_lines_text(const struct cgp_lines *t, size_t i, char *buf)
 {
-	const unsigned char *p = t->data + t->off[i];
-	char *q = buf;
+	const unsigned char *q = slot_of(t, i);
+	char *p = buf;
 	unsigned e, nev = t->nev;
 
-	if (!small_len[1])
+	if (q[0] == WIDE) {
+		const int64_t *v = wide_of(t, q);
+		for (e = 0; e < nev; e++) {
+			*p++ = ' ';
+			p += cgp_fmt_int(p, v[e]);
+		}
+		return (size_t)(p - buf);
+	}
+	if (!small_len[0])
 		small_init();
 	for (e = 0; e < nev; e++) {
-		uint64_t u = *p++;
-		if (u != ROW_ESC) {
-			memcpy(q, small_text[u], 4);  /* (buf has room) */
-			q += small_len[u];
-			continue;
-		}
-		p = get_varint(p, &u);
-		*q++ = ' ';
-		q += cgp_fmt_int(q, (int64_t)((u >> 1) ^ (0 - (u & 1))));
+		memcpy(p, small_text[q[e]], 8);  /* (buf has room) */
+		p += small_len[q[e]];
 	}
-	return (size_t)(q - buf);
+	return (size_t)(p - buf);
 }
 
 int cgp_lines_sum(const struct cgp_lines *t, int64_t *sum)
@@ -853,7 +798,7 @@ int cgp_lines_sum(const struct cgp_lines *t, int64_t *sum)
 	if (!sum_nonneg(t, v))
 		return cgp_vec_add(sum, v, t->nev) ? -1 : 0;
 	for (i = 0; i < t->n; i++) {
-		row_decode(t->data + t->off[i], v, t->nev);
+		row_get(t, i, v);
 		bad |= cgp_vec_add(sum, v, t->nev);
 	}
 	return bad ? -1 : 0;
@@ -864,7 +809,7 @@ void cgp_lines_release(struct cgp_lines *t)
 	free(t->line);
 	free(t->addr);
 	free(t->obj);
-	free(t->data);  /* (the offsets are in line's block) */
+	free(t->wide);  /* (the slots are in line's block) */
 	free(t->runs);
 	free(t->index);
 	memset(t, 0, sizeof *t);

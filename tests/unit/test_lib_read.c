@@ -354,7 +354,7 @@ static void test_fast_path(void)
 }
 
 /* Line tables keep any int64 counts exactly: every magnitude, both signs,
- * rows rewritten longer (moved) and shorter (in place), many events; an
+ * rows of bytes that stop fitting in bytes (made wide), many events; an
  * overflow leaves the row as it was. */
 static void test_lines(void)
 {
@@ -380,7 +380,7 @@ static void test_lines(void)
 		bad += memcmp(got, want, sizeof got) != 0;
 	}
 	CHECKF(bad == 0 && t.n == 40, "%u rows wrong", bad);
-	/* Row 0 grows (1 -> 8192 in event 0 needs more bytes), then shrinks
+	/* Row 0 grows (8192 in event 1 does not fit in a byte), then shrinks
 	 * back; a subtraction that overflows changes nothing. */
 	cgp_lines_get(&t, 0, want);
 	memset(c, 0, sizeof c);
@@ -419,6 +419,23 @@ static void test_lines(void)
 		CHECKF(cgp_lines_sum(&t, sum) == 0 && sum[0] == 2 && sum[1] == 8,
 		       "sum %lld %lld", (long long)sum[0], (long long)sum[1]);
 		CHECK_EQ(cgp_lines_sum(&t, sum), -1);
+		cgp_lines_release(&t);
+	}
+	/* A row of bytes that stops fitting in bytes becomes wide, and keeps
+	 * its counts; small negative counts stay bytes. */
+	{
+		int64_t a[3] = { 1, 2, 3 }, b[3] = { 0, 200, 0 }, n3[3] = { -5, 0, -127 };
+		int64_t got3[3];
+		memset(&t, 0, sizeof t);
+		cgp_lines_add(&t, 3, 1, a, 1);
+		cgp_lines_add(&t, 3, 1, b, 1);
+		cgp_lines_add(&t, 3, 2, n3, 1);
+		cgp_lines_get(&t, 0, got3);
+		CHECKF(got3[0] == 1 && got3[1] == 202 && got3[2] == 3 && t.nwide == 1,
+		       "row made wide: %lld %lld %lld", (long long)got3[0],
+		       (long long)got3[1], (long long)got3[2]);
+		cgp_lines_get(&t, 1, got3);
+		CHECK(got3[0] == -5 && got3[1] == 0 && got3[2] == -127 && t.nwide == 1);
 		cgp_lines_release(&t);
 	}
 	/* A row as text: the bytes (one, two and three digits) and the
