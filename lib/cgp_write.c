@@ -3,6 +3,7 @@
  * Copyright (C) 2026 the cachegrind-ng developers.
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#define _GNU_SOURCE /* sync_file_range */
 #include <config.h>
 
 #include <errno.h>
@@ -76,6 +77,25 @@ void cgp_out_init(struct cgp_out *o, int fd, const char *name)
 	o->len = 0;
 	o->written = 0;
 	o->errnum = 0;
+	o->sync_ahead = 0;
+	o->synced = 0;
+}
+
+/* An output to be synced: starts writing back what was written since the
+ * last time, every CGP_OUT_SYNC_AHEAD bytes.  A failure here is only a
+ * lost head start: the fsync reports errors. */
+static void sync_ahead(struct cgp_out *o)
+{
+#ifdef HAVE_SYNC_FILE_RANGE
+	if (o->sync_ahead && o->written - o->synced >= CGP_OUT_SYNC_AHEAD) {
+		if (sync_file_range(o->fd, (off_t)o->synced, (off_t)(o->written - o->synced),
+				    SYNC_FILE_RANGE_WRITE) != 0)
+			o->sync_ahead = 0;
+		o->synced = o->written;
+	}
+#else
+	(void)o;
+#endif
 }
 
 /* Writes the buffer out; after a failure everything is dropped. */
@@ -85,6 +105,7 @@ static void out_drain(struct cgp_out *o)
 		o->errnum = cgp_write_all(o->fd, o->buf, o->len);
 		if (!o->errnum)
 			o->written += o->len;
+		sync_ahead(o);
 	}
 	o->len = 0;
 }
@@ -521,6 +542,7 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
 		/* Not fatal: the contents are what matters. */
 	}
 	o->out.fd = fd;
+	o->out.sync_ahead = 1;  /* synced and renamed when complete */
 	return 0;
 }
 
