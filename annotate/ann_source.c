@@ -40,12 +40,19 @@ static int cmp_name_ptr(const void *p, const void *q)
 			    *(const struct cgp_name *const *)q);
 }
 
-/* Adds every row of t to bucket b. */
+/* Adds every row of t to bucket b.  Without derived events, in one pass
+ * over the table (the bucket's derived values need no update). */
 static void add_all(struct ann *a, const struct cgp_lines *t, int b)
 {
-	int64_t *v = xmalloc(a->nev, sizeof *v);
+	int64_t *v;
 	size_t i;
 
+	if (a->nev == a->nrec) {
+		if (cgp_lines_sum(t, a->bucket[b]))
+			die(1, "a total exceeds the 64-bit range");
+		return;
+	}
+	v = xmalloc(a->nev, sizeof *v);
 	for (i = 0; i < t->n; i++) {
 		line_values(a, t, i, v);
 		add_row(a, a->bucket[b], v);

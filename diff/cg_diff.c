@@ -163,15 +163,13 @@ static void build_model(struct cgp_model *m, const struct cgp_profile *p1,
 }
 
 /* The diff profile to -o FILE, complete or not at all. */
-static void write_outfile(const struct cgp_profile *p1, const struct cgp_profile *p2,
-			  char **files)
+static void write_outfile(const char *cmd1, const struct cgp_profile *p2, char **files)
 {
 	static struct cgp_outfile of;   /* removed if we die (prog_outfile.c) */
 	struct cgp_error err = CGP_ERROR_INIT;
 
 	prog_outfile_open(&of, out_path);
-	if (cgp_write_diff(&of.out, p2, files[0], files[1], p1->in[0].cmd, p2->in[0].cmd,
-			   &err))
+	if (cgp_write_diff(&of.out, p2, files[0], files[1], cmd1, p2->in[0].cmd, &err))
 		die_cgp(&err);
 	prog_outfile_commit(&of);
 }
@@ -220,6 +218,7 @@ int main(int argc, char **argv)
 	struct cgp_read_opts ro;
 	struct cgp_model m;
 	int64_t *snap = NULL;
+	char *cmd1;
 	int model;
 	long exceeded = 0;
 
@@ -241,16 +240,20 @@ int main(int argc, char **argv)
 		snap = rep_cc_totals(&p2, &nsnap);
 	if (cgp_diff(&p2, &p1, &err))
 		die_cgp(&err);
+	cmd1 = xmalloc(strlen(p1.in[0].cmd) + 1, 1);
+	memcpy(cmd1, p1.in[0].cmd, strlen(p1.in[0].cmd) + 1);
 	if (model)
 		build_model(&m, &p1, &p2, snap, nsnap);
+	else  /* its memory serves the output's sort: a lower peak */
+		cgp_profile_release(&p1);
 	if (rep.nlimits && (exceeded = cgp_gate_eval(&m, rep.limits, rep.nlimits, &err)) < 0)
 		die_cgp(&err);
 	if (out_path)
-		write_outfile(&p1, &p2, files);
+		write_outfile(cmd1, &p2, files);
 	cgp_out_init(&out, STDOUT_FILENO, NULL);
 	if (rep.json)
 		write_json(&out, &m, &p1, &p2, argc, argv);
-	else if (!out_path && cgp_write_diff(&out, &p2, files[0], files[1], p1.in[0].cmd,
+	else if (!out_path && cgp_write_diff(&out, &p2, files[0], files[1], cmd1,
 					     p2.in[0].cmd, &err))
 		die_cgp(&err);
 	if (rep.nlimits)
@@ -258,6 +261,7 @@ int main(int argc, char **argv)
 	if (model)
 		cgp_model_release(&m);
 	free(snap);
+	free(cmd1);
 	cgp_profile_release(&p1);
 	cgp_profile_release(&p2);
 	cgp_subst_free(mod_fl);

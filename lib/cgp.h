@@ -185,6 +185,9 @@ int cgp_buf_add_pylist(struct cgp_buf *b, const int64_t *v, unsigned n);
 
 /* Bytes asked for by each read(2) of the line reader. */
 #define CGP_READ_CHUNK (1u << 20)
+/* Zero bytes the reader keeps after the unread ones (cgp_reader_peek()),
+ * so that a parser may load 8 bytes at a time and stop at the NUL. */
+#define CGP_READ_SLACK 16u
 
 struct cgp_reader {
 	int fd;
@@ -197,6 +200,8 @@ struct cgp_reader {
 	int64_t mtime_ns;  /* of the open file */
 	int had_nl;        /* the last line returned ended with a newline */
 	int check_utf8;    /* refuse lines that are not UTF-8 (default: no) */
+	size_t maplen;     /* mapped (cgp_reader_map()): buf's mapping, else 0 */
+	size_t dropped;    /* mapped: the bytes before it left memory */
 };
 
 /* Opens path for reading; on failure returns CGP_EIO with
@@ -206,12 +211,53 @@ struct cgp_reader {
  * inputs). */
 int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
 		    struct cgp_error *err);
+/* Maps the file into memory instead of reading it, if it is a regular
+ * file that is not empty and the mapping succeeds: 1, else 0 (it is then
+ * read as before).  Call it before the first cgp_reader_next().  Lines
+ * are then read where the file is mapped, without a copy, and the pages
+ * behind them are released as reading goes on.  A file that shrinks while
+ * it is mapped makes reading past its new end raise SIGBUS: the caller
+ * must catch it (cgp_profile_read() does) or not map. */
+int cgp_reader_map(struct cgp_reader *r);
 /* Returns 1 with *line and *len set to the next line (no terminator; valid
  * until the next call), 0 at end of file, or a negative code: CGP_EIO on
  * a read error, CGP_EPARSE for a line longer than maxline or, with
  * check_utf8, invalid UTF-8 (message "path:N: ..."). */
 int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 		    struct cgp_error *err);
+/* A mapped file's pages behind the line being read are released every
+ * CGP_MAP_WINDOW bytes (cgp_reader_drop()): they count in the resident
+ * memory until then, and should not outweigh the read buffer they
+ * replace. */
+#define CGP_MAP_WINDOW ((size_t)1 << 20)
+
+/* Releases a mapped file's pages before the line at pos. */
+void cgp_reader_drop(struct cgp_reader *r);
+
+/* The unread bytes already in the buffer: their number, *p set to the
+ * first (0, and *p not to be read, before the first cgp_reader_next()).
+ * CGP_READ_SLACK zero bytes follow them.  For a parser's fast path: it may
+ * find a whole line there, ending in "\n", and take it.  (Inline: called
+ * for every line.) */
+static inline size_t cgp_reader_peek(const struct cgp_reader *r, const char **p)
+{
+	static const char none[CGP_READ_SLACK];
+
+	*p = r->buf ? r->buf + r->pos : none;
+	return r->end - r->pos;
+}
+
+/* Consumes the next line as cgp_reader_next() would have returned it:
+ * n bytes from cgp_reader_peek()'s, its "\n" the last, with no "\r" and no
+ * more than maxline bytes before it (the caller checks). */
+static inline void cgp_reader_take(struct cgp_reader *r, size_t n)
+{
+	r->pos += n;
+	r->lineno++;
+	r->had_nl = 1;
+	if (r->maplen && r->pos - r->dropped >= CGP_MAP_WINDOW)
+		cgp_reader_drop(r);
+}
 /* Goes back to the start of the file (line 1 next); 0, or CGP_EIO with
  * "cannot read 'path' again: strerror" (a pipe, say). */
 int cgp_reader_rewind(struct cgp_reader *r, struct cgp_error *err);
@@ -246,32 +292,55 @@ int cgp_name_cmp(const struct cgp_name *a, const struct cgp_name *b);
 /* Line tables: line number -> counts, in first-seen order                  */
 /* ------------------------------------------------------------------------ */
 
-/* Counts are kept as int32 until one does not fit, then the whole table
- * switches to int64: most per-line counts are small and this halves the
- * memory of big profiles.  The same table holds instruction rows, keyed
+/* Counts are kept a byte each when a row's are small (cgp_table.c): most
+ * per-line counts are, and the memory of big profiles is mostly their
+ * line tables.  The same table holds instruction rows, keyed
  * (line, object, address), when rows are added by cgp_instrs_add(): then
  * addr and obj are set (a table holds one kind of row or the other). */
+/* Rows first .. first + n - 1 of a line table, their lines growing from lo
+ * to hi. */
+struct cgp_run {
+	int64_t lo, hi;
+	uint32_t first, n;
+};
+
 struct cgp_lines {
 	int64_t *line;     /* line numbers, first-seen order */
 	uint64_t *addr;    /* instruction rows: the address in the object */
 	uint32_t *obj;     /* instruction rows: index in the table's objects */
-	void *counts;      /* n * nev int32_t or int64_t */
-	uint32_t *index;   /* open addressing: row + 1, 0 = empty */
+	unsigned char *data;  /* the counts, a slot of bytes per row (in the
+			      block of line; cgp_table.c) */
+	int64_t *wide;     /* the rows whose counts do not fit in bytes */
+	size_t nwide, widecap;
+	uint32_t *index;   /* open addressing: row + 1, 0 = empty; NULL while
+			      the rows are in runs of growing lines */
+	struct cgp_run *runs;  /* those runs, when more than one (cgp_table.c) */
+	size_t nruns, runcap, cur;  /* cur: the run that ends with the last row */
 	size_t n, cap, imask;
+	size_t hint;       /* the row to try first */
 	unsigned nev;
-	int wide;
 };
 
 /* Adds (sign = +1) or subtracts (sign = -1) c[0..nev) to the row of line;
  * CGP_EOVERFLOW or CGP_ENOMEM on failure. */
 int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
 		  const int64_t *c, int sign);
+/* The same when every c[i] is known to be in [0, bound]: small counts
+ * then take a shorter way (the reader's fast path knows a bound). */
+int cgp_lines_add_bounded(struct cgp_lines *t, unsigned nev, int64_t line,
+			  const int64_t *c, int sign, uint64_t bound);
 /* The same for the instruction row (line, obj, addr); the table must
  * hold instruction rows only (CGP_EUSAGE otherwise). */
 int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,
 		   uint32_t obj, uint64_t addr, const int64_t *c, int sign);
 /* Counts of row i into out[0..nev). */
 void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out);
+/* Row i's counts as text, each after a space (" 1 0 25"), into buf (room
+ * for 21 bytes per count); returns the length (no NUL). */
+size_t cgp_lines_text(const struct cgp_lines *t, size_t i, char *buf);
+/* Adds the counts of every row, in order, to sum[0..nev): 0, or -1 when a
+ * sum left the int64 range on the way (sum is then spoilt). */
+int cgp_lines_sum(const struct cgp_lines *t, int64_t *sum);
 void cgp_lines_release(struct cgp_lines *t);
 
 /* ------------------------------------------------------------------------ */
@@ -469,6 +538,9 @@ struct cgp_read_opts {
 			    struct cgp_error *err);
 	void *ctx;
 	size_t read_chunk;               /* the reader's chunk; 0 = default */
+	/* Read every count line the general way, never by the fast path of
+	 * lines as the tool writes them (the tests compare the two). */
+	int general_only;
 	/* Keep instruction rows although the rules do not (every file read
 	 * into one profile must ask the same). */
 	int keep_instrs;
@@ -516,13 +588,23 @@ struct cgp_out {
 	size_t len;           /* bytes waiting in buf */
 	uint64_t written;     /* bytes that reached fd */
 	int errnum;           /* errno of the first failure, 0 if none */
+	/* A file to be synced when complete: its writing back to disk is
+	 * started every CGP_OUT_SYNC_AHEAD bytes (sync_file_range(2)), so
+	 * that the final fsync waits less.  Set by cgp_outfile_open(). */
+	int sync_ahead;
+	uint64_t synced;      /* bytes whose writing back was started */
 	char buf[1 << 16];
 };
+
+#define CGP_OUT_SYNC_AHEAD ((uint64_t)8 << 20)
 
 void cgp_out_init(struct cgp_out *o, int fd, const char *name);
 /* Appends n bytes (written out when the buffer is full); never fails: a
  * failure is kept for cgp_out_flush(). */
 void cgp_out_add(struct cgp_out *o, const void *p, size_t n);
+/* Room for n more bytes (n at most the buffer's size), writing out what
+ * is buffered if needed: where to put them; add what was put to len. */
+char *cgp_out_room(struct cgp_out *o, size_t n);
 /* Writes what is buffered.  0, or CGP_EIO with "cannot write 'name':
  * strerror" ("cannot write the output: ..." without a name) and errnum
  * set, if this or any earlier write failed. */

@@ -157,15 +157,47 @@ int cgp_parse_float(const char *str, double *out)
 	return 0;
 }
 
-/* Decimal text of v, with "," every three digits if commas. */
-static size_t fmt_dec(char *buf, int64_t v, int commas)
+/* "00" to "99": two digits at a time. */
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+size_t cgp_fmt_int(char *buf, int64_t v)
+{
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v, t;
+	size_t n = v < 0, len;
+	char *p;
+
+	for (t = u; t >= 10; t /= 10)  /* the length first: no copy after */
+		n++;
+	len = n + 1;
+	buf[len] = '\0';
+	p = buf + len;
+	while (u >= 100) {
+		p -= 2;
+		memcpy(p, digit_pairs + u % 100 * 2, 2);
+		u /= 100;
+	}
+	if (u >= 10) {
+		p -= 2;
+		memcpy(p, digit_pairs + u * 2, 2);
+	} else {
+		*--p = (char)('0' + u);
+	}
+	if (v < 0)
+		*--p = '-';
+	return len;
+}
+
+size_t cgp_fmt_commas(char *buf, int64_t v)
 {
 	char tmp[32];
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 	size_t n = 0, k = 0, digits = 0;
 
 	do {
-		if (commas && digits && digits % 3 == 0)
+		if (digits && digits % 3 == 0)
 			tmp[n++] = ',';
 		tmp[n++] = (char)('0' + u % 10);
 		digits++;
@@ -177,16 +209,6 @@ static size_t fmt_dec(char *buf, int64_t v, int commas)
 		buf[k++] = tmp[--n];
 	buf[k] = '\0';
 	return k;
-}
-
-size_t cgp_fmt_int(char *buf, int64_t v)
-{
-	return fmt_dec(buf, v, 0);
-}
-
-size_t cgp_fmt_commas(char *buf, int64_t v)
-{
-	return fmt_dec(buf, v, 1);
 }
 
 /*

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,7 +42,8 @@ int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
 }
 
 /* Reads more input after the unread bytes [pos, end); grows the buffer
- * when a line does not fit.  Returns 0, or a negative code. */
+ * when a line does not fit.  The CGP_READ_SLACK bytes after end are kept
+ * zero (cgp_reader_peek()).  Returns 0, or a negative code. */
 static int fill(struct cgp_reader *r, struct cgp_error *err)
 {
 	size_t keep = r->end - r->pos;
@@ -61,7 +63,7 @@ static int fill(struct cgp_reader *r, struct cgp_error *err)
 					     (unsigned long long)r->lineno + 1);
 		while (ncap - r->end < r->chunk)
 			ncap *= 2;
-		p = realloc(r->buf, ncap);
+		p = realloc(r->buf, ncap + CGP_READ_SLACK);
 		if (!p)
 			return cgp_error_set(err, CGP_ENOMEM, "out of memory");
 		r->buf = p;
@@ -72,12 +74,53 @@ static int fill(struct cgp_reader *r, struct cgp_error *err)
 	do
 		got = read(r->fd, r->buf + r->end, r->chunk);
 	while (got < 0 && errno == EINTR);
-	if (got < 0)
+	if (got < 0) {
+		memset(r->buf + r->end, 0, CGP_READ_SLACK);
 		return cgp_error_sys(err, CGP_EIO, errno, "cannot read '%s'", r->path);
+	}
 	if (got == 0)
 		r->eof = 1;
 	r->end += (size_t)got;
+	memset(r->buf + r->end, 0, CGP_READ_SLACK);
 	return 0;
+}
+
+int cgp_reader_map(struct cgp_reader *r)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), size, len;
+	struct stat st;
+	char *p;
+
+	if (r->buf || fstat(r->fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > SIZE_MAX / 2)
+		return 0;
+	size = (size_t)st.st_size;
+	/* An anonymous page after the file's: the zero bytes of the slack
+	 * even when the file ends at a page boundary. */
+	len = (size + page - 1) / page * page + page;
+	p = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return 0;
+	if (mmap(p, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, r->fd, 0) == MAP_FAILED) {
+		munmap(p, len);
+		return 0;
+	}
+	madvise(p, size, MADV_SEQUENTIAL);
+	r->buf = p;
+	r->maplen = len;
+	r->cap = r->end = size;
+	r->eof = 1;
+	return 1;
+}
+
+void cgp_reader_drop(struct cgp_reader *r)
+{
+	size_t upto = r->pos & ~((size_t)sysconf(_SC_PAGESIZE) - 1);
+
+	if (!r->maplen || upto <= r->dropped)
+		return;
+	madvise(r->buf + r->dropped, upto - r->dropped, MADV_DONTNEED);
+	r->dropped = upto;
 }
 
 int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
@@ -85,6 +128,8 @@ int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 {
 	size_t scanned = 0;
 
+	if (r->maplen && r->pos - r->dropped >= CGP_MAP_WINDOW)
+		cgp_reader_drop(r);
 	if (!r->buf) {
 		int rc = fill(r, err);
 		if (rc)
@@ -142,9 +187,17 @@ int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 
 int cgp_reader_rewind(struct cgp_reader *r, struct cgp_error *err)
 {
+	if (r->maplen) {
+		r->pos = r->dropped = 0;
+		r->lineno = 0;
+		r->had_nl = 0;
+		return 0;
+	}
 	if (lseek(r->fd, 0, SEEK_SET) < 0)
 		return cgp_error_sys(err, CGP_EIO, errno, "cannot read '%s' again", r->path);
 	r->pos = r->end = 0;
+	if (r->buf)
+		memset(r->buf, 0, CGP_READ_SLACK);
 	r->eof = 0;
 	r->lineno = 0;
 	r->had_nl = 0;
@@ -156,6 +209,10 @@ void cgp_reader_release(struct cgp_reader *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
-	free(r->buf);
+	if (r->maplen)
+		munmap(r->buf, r->maplen);
+	else
+		free(r->buf);
 	r->buf = NULL;
+	r->maplen = 0;
 }

@@ -5,6 +5,7 @@
  */
 #include <config.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,13 +155,18 @@ int cgp_name_cmp(const struct cgp_name *a, const struct cgp_name *b)
 /* The hash of row i of owner's array. */
 typedef size_t row_hash_fn(const void *owner, size_t i);
 
-/* Rebuilds *ix for rows [0, n) with twice the slots (first at first, a
+/* Rebuilds *ix for rows [0, n) with twice the slots (with fresh set, as
+ * many as the rows need at a load of at most 1/2, at least first, a
  * power of two); 0, or -1 without memory (the index then unchanged). */
-static int index_rebuild(uint32_t **ix, size_t *mask, size_t first, size_t n,
-			 row_hash_fn *hash, const void *owner)
+static int index_rebuild(uint32_t **ix, size_t *mask, size_t first, int fresh,
+			 size_t n, row_hash_fn *hash, const void *owner)
 {
-	size_t ncap = *ix ? (*mask + 1) * 2 : first, i;
-	uint32_t *nix = calloc(ncap, sizeof *nix);
+	size_t ncap = !fresh ? (*mask + 1) * 2 : first, i;
+	uint32_t *nix;
+
+	while (fresh && ncap < 2 * n)
+		ncap *= 2;
+	nix = calloc(ncap, sizeof *nix);
 
 	if (!nix)
 		return -1;
@@ -215,37 +221,114 @@ static size_t line_row_hash(const void *owner, size_t i)
 
 static int lines_reindex(struct cgp_lines *t)
 {
-	return index_rebuild(&t->index, &t->imask, 16, t->n, line_row_hash, t);
+	return index_rebuild(&t->index, &t->imask, 16, !t->index, t->n, line_row_hash, t);
 }
 
-static int lines_widen(struct cgp_lines *t)
-{
-	size_t i, total = t->cap * t->nev;
-	int64_t *w = malloc((total ? total : 1) * sizeof *w);
-	const int32_t *c = t->counts;
+/*
+ * The counts of a row: a slot of nev bytes (at least 5), a count per byte
+ * in zigzag form (0, -1, 1, -2 ... as 0, 1, 2, 3 ...) when every count of
+ * the row fits in 0 to 254; else the slot's first byte is 255 (WIDE) and
+ * the next four hold the index of the row's counts in the table's wide
+ * vectors, nev int64 each.  A row of 13 small counts takes 13 bytes
+ * instead of 52 as int32 or 104 as int64, each count is a load or a store,
+ * slots never move (row r's is at r times the slot size), and counts that
+ * are never negative are even bytes, which SWAR code can add eight at a
+ * time.  A row that stops fitting in bytes becomes wide for good.
+ */
 
-	if (!w)
+#define WIDE 0xffu
+
+static size_t slot_size(unsigned nev)
+{
+	return nev < 5 ? 5 : nev;
+}
+
+static unsigned char *slot_of(const struct cgp_lines *t, size_t r)
+{
+	return t->data + r * slot_size(t->nev);
+}
+
+static uint64_t zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static int64_t unzigzag(uint64_t z)
+{
+	return (int64_t)((z >> 1) ^ (0 - (z & 1)));
+}
+
+/* The wide vector of a WIDE slot q. */
+static int64_t *wide_of(const struct cgp_lines *t, const unsigned char *q)
+{
+	uint32_t i;
+
+	memcpy(&i, q + 1, sizeof i);
+	return t->wide + (size_t)i * t->nev;
+}
+
+/* Row r's counts into v[0..nev). */
+static void row_get(const struct cgp_lines *t, size_t r, int64_t *v)
+{
+	const unsigned char *q = slot_of(t, r);
+	unsigned e;
+
+	if (q[0] == WIDE) {
+		memcpy(v, wide_of(t, q), t->nev * sizeof *v);
+		return;
+	}
+	for (e = 0; e < t->nev; e++)
+		v[e] = unzigzag(q[e]);
+}
+
+/* Makes slot q wide, with a new wide vector: 0, or -1 without memory. */
+static int row_widen(struct cgp_lines *t, unsigned char *q)
+{
+	uint32_t i = (uint32_t)t->nwide;
+	size_t cap = t->widecap;
+
+	if (t->nwide >= UINT32_MAX ||
+	    cgp_grow_array((void **)&t->wide, &cap, t->nwide, t->nev * sizeof *t->wide))
 		return -1;
-	for (i = 0; i < t->n * t->nev; i++)
-		w[i] = c[i];
-	free(t->counts);
-	t->counts = w;
-	t->wide = 1;
+	t->widecap = cap;
+	t->nwide++;
+	q[0] = WIDE;
+	memcpy(q + 1, &i, sizeof i);
+	return 0;
+}
+
+/* Sets row r's counts (fresh: a new row) to v: bytes if they all fit and
+ * the row is not wide, else its wide vector.  0, or -1 without memory. */
+static int row_put(struct cgp_lines *t, size_t r, const int64_t *v, int fresh)
+{
+	unsigned char *q = slot_of(t, r);
+	unsigned e, nev = t->nev;  /* (a byte store may alias t->nev) */
+	uint64_t big = 0;
+
+	if (fresh || q[0] != WIDE) {
+		for (e = 0; e < nev; e++)
+			big |= zigzag(v[e]) >= WIDE;
+		if (!big) {
+			for (e = 0; e < nev; e++)
+				q[e] = (unsigned char)zigzag(v[e]);
+			return 0;
+		}
+		if (row_widen(t, q))
+			return -1;
+	}
+	memcpy(wide_of(t, q), v, nev * sizeof *v);
 	return 0;
 }
 
 /* Grows the row arrays of t (instr: with addresses and objects) to ncap
  * rows; 0, or -1 without memory (the arrays grown so far keep their
- * contents, cap unchanged). */
-static int lines_grow(struct cgp_lines *t, unsigned nev, size_t ncap, int instr)
+ * contents, cap unchanged).  The lines and the slots share one block, the
+ * slots after cap lines: one allocation per table. */
+static int lines_grow(struct cgp_lines *t, size_t ncap, int instr)
 {
-	size_t elem = t->wide ? sizeof(int64_t) : sizeof(int32_t);
-	int64_t *l = realloc(t->line, ncap * sizeof *l);
-	void *c;
+	size_t each = sizeof *t->line + slot_size(t->nev);
+	char *b;
 
-	if (!l)
-		return -1;
-	t->line = l;
 	if (instr) {
 		uint64_t *a = realloc(t->addr, ncap * sizeof *a);
 		uint32_t *o;
@@ -257,97 +340,291 @@ static int lines_grow(struct cgp_lines *t, unsigned nev, size_t ncap, int instr)
 			return -1;
 		t->obj = o;
 	}
-	c = realloc(t->counts, ncap * nev * elem + 1);
-	if (!c)
+	/* 8 more: SWAR code loads whole words past a slot's end. */
+	if (ncap > (SIZE_MAX - 8) / each || !(b = realloc(t->line, ncap * each + 8)))
 		return -1;
-	t->counts = c;
+	memmove(b + ncap * sizeof *t->line, b + t->cap * sizeof *t->line,
+		t->n * slot_size(t->nev));
+	t->line = (int64_t *)b;
+	t->data = (unsigned char *)(b + ncap * sizeof *t->line);
 	t->cap = ncap;
 	return 0;
 }
 
-/* Row of k, appended (zero counts) when absent; -1 without memory. */
-static long lines_row(struct cgp_lines *t, unsigned nev, const struct row_key *k,
-		      int instr)
+/* Appends the row of k (no counts yet); -1 without memory. */
+static long lines_append(struct cgp_lines *t, const struct row_key *k, int instr)
 {
-	size_t s, elem;
-
-	if (!t->index) {
-		t->nev = nev;
-		if (lines_reindex(t))
-			return -1;
-	}
-	for (s = line_hash(k) & t->imask; t->index[s]; s = (s + 1) & t->imask) {
-		size_t r = t->index[s] - 1;
-		if (t->line[r] == k->line &&
-		    (!instr || (t->addr[r] == k->addr && t->obj[r] == k->obj)))
-			return (long)r;
-	}
 	if (t->n >= UINT32_MAX - 1)
 		return -1;
-	elem = t->wide ? sizeof(int64_t) : sizeof(int32_t);
 	if (t->n == t->cap &&
-	    lines_grow(t, nev, t->cap ? t->cap + t->cap / 2 + 8 : 8, instr))
+	    lines_grow(t, t->cap ? t->cap + t->cap / 2 + 8 : 8, instr))
 		return -1;
 	t->line[t->n] = k->line;
 	if (instr) {
 		t->addr[t->n] = k->addr;
 		t->obj[t->n] = k->obj;
 	}
-	memset((char *)t->counts + t->n * nev * elem, 0, nev * elem);
-	t->n++;
-	if (t->n * 4 > (t->imask + 1) * 3) { /* load 3/4 */
-		if (lines_reindex(t))
-			return -1;
-	} else {
-		t->index[s] = (uint32_t)t->n;
-	}
-	return (long)t->n - 1;
+	return (long)t->n++;
 }
 
-/* Adds c to the row of k (see cgp_lines_add). */
-static int rows_add(struct cgp_lines *t, unsigned nev, const struct row_key *k,
-		    int instr, const int64_t *c, int sign)
+/* The first of rows [lo, hi), which are in line order, whose line is at
+ * least line (hi if none). */
+static size_t run_lower(const struct cgp_lines *t, size_t lo, size_t hi, int64_t line)
 {
-	long row;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->line[mid] < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+#define NO_RUN ((size_t)-1)
+
+/* The last run whose first line is at most line, or NO_RUN. */
+static size_t runs_at(const struct cgp_lines *t, int64_t line)
+{
+	size_t lo = 0, hi = t->nruns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->runs[mid].lo <= line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : NO_RUN;
+}
+
+/* Makes the implicit single run runs[0]: 0, or -1 without memory. */
+static int runs_make(struct cgp_lines *t)
+{
+	if (t->nruns)
+		return 0;
+	if (!(t->runs = malloc(4 * sizeof *t->runs)))
+		return -1;
+	t->runcap = 4;
+	t->runs[0] = (struct cgp_run){ t->line[0], t->line[t->n - 1], 0, (uint32_t)t->n };
+	t->nruns = 1;
+	t->cur = 0;
+	return 0;
+}
+
+/* Opens position at of runs[]: 0, -1 without memory, or -2 when there are
+ * too many runs for them to be worth it. */
+static int runs_open(struct cgp_lines *t, size_t at)
+{
+	if (t->nruns > t->n / 8 + 16)
+		return -2;
+	if (cgp_grow_array((void **)&t->runs, &t->runcap, t->nruns, sizeof *t->runs))
+		return -1;
+	memmove(t->runs + at + 1, t->runs + at, (t->nruns - at) * sizeof *t->runs);
+	t->nruns++;
+	if (t->cur >= at)
+		t->cur++;
+	return 0;
+}
+
+/* Splits run at before its row j (not its first): 0, or as runs_open(). */
+static int runs_split(struct cgp_lines *t, size_t at, size_t j)
+{
+	struct cgp_run *a;
+	int rc = runs_open(t, at + 1);
+
+	if (rc)
+		return rc;
+	a = &t->runs[at];
+	a[1] = (struct cgp_run){ t->line[j], a->hi, (uint32_t)j, a->first + a->n - (uint32_t)j };
+	a->hi = t->line[j - 1];
+	a->n = (uint32_t)j - a->first;
+	if (t->cur == at)  /* the last row is in the second part */
+		t->cur = at + 1;
+	return 0;
+}
+
+/* The row of k in a table of runs, appended when absent (*fresh set): a
+ * line inside a run is found there, or splits it; a new line then makes
+ * the run of the last row grow when it comes right after it, else starts
+ * a run.  -1 without memory, -2 when the hash index should take over. */
+static long runs_row(struct cgp_lines *t, const struct row_key *k, int *fresh)
+{
+	int64_t line = k->line;
+	size_t at, j;
+	int rc;
+
+	*fresh = 1;
+	if (!t->nruns && line > t->line[t->n - 1])  /* the single run grows */
+		return lines_append(t, k, 0);
+	if (!t->nruns && line >= t->line[0] &&
+	    t->line[j = run_lower(t, 0, t->n, line)] == line) {
+		*fresh = 0;
+		return (long)j;
+	}
+	if ((rc = runs_make(t)))
+		return rc;
+	/* Mostly the line after the last row: its run, no search. */
+	at = line > t->runs[t->cur].hi &&
+	     (t->cur + 1 == t->nruns || t->runs[t->cur + 1].lo > line) ? t->cur
+									 : runs_at(t, line);
+	if (at != NO_RUN && line <= t->runs[at].hi) {
+		j = run_lower(t, t->runs[at].first, t->runs[at].first + t->runs[at].n, line);
+		if (t->line[j] == line) {
+			*fresh = 0;
+			return (long)j;
+		}
+		if ((rc = runs_split(t, at, j)))
+			return rc;
+	}
+	if (at != NO_RUN && at == t->cur) {
+		t->runs[at].hi = line;
+		t->runs[at].n++;
+	} else {
+		size_t pos = at == NO_RUN ? 0 : at + 1;
+		if ((rc = runs_open(t, pos)))
+			return rc;
+		t->runs[pos] = (struct cgp_run){ line, line, (uint32_t)t->n, 1 };
+		t->cur = pos;
+	}
+	return lines_append(t, k, 0);
+}
+
+/* The row of k through the hash index, appended when absent (*fresh
+ * set); -1 without memory. */
+static long hashed_row(struct cgp_lines *t, const struct row_key *k, int instr,
+		       int *fresh)
+{
+	size_t s;
+	long r;
+
+	for (s = line_hash(k) & t->imask; t->index[s]; s = (s + 1) & t->imask) {
+		r = (long)t->index[s] - 1;
+		if (t->line[r] == k->line &&
+		    (!instr || (t->addr[r] == k->addr && t->obj[r] == k->obj))) {
+			*fresh = 0;
+			return r;
+		}
+	}
+	*fresh = 1;
+	if ((r = lines_append(t, k, instr)) < 0)
+		return -1;
+	if (t->n * 4 > (t->imask + 1) * 3) /* load 3/4 */
+		return lines_reindex(t) ? -1 : r;
+	t->index[s] = (uint32_t)t->n;
+	return r;
+}
+
+/* Row of k, appended when absent (*fresh set, no counts yet); -1 without
+ * memory. */
+static long lines_row(struct cgp_lines *t, unsigned nev, const struct row_key *k,
+		      int instr, int *fresh)
+{
+	size_t h = t->hint;
+	long r = -2;
+
+	if (!t->n)
+		t->nev = nev;
+	if (h < t->n && t->line[h] == k->line &&
+	    (!instr || (t->addr[h] == k->addr && t->obj[h] == k->obj))) {
+		*fresh = 0;
+		r = (long)h;
+	} else if (!t->index && !instr && !t->n) {
+		*fresh = 1;
+		r = lines_append(t, k, instr);
+	} else if (!t->index && !instr) {
+		r = runs_row(t, k, fresh);
+	}
+	if (r == -2) {  /* the hash index, from now on */
+		free(t->runs);
+		t->runs = NULL;
+		t->nruns = t->runcap = 0;
+		if (!t->index && lines_reindex(t))
+			return -1;
+		r = hashed_row(t, k, instr, fresh);
+	}
+	if (r >= 0)
+		t->hint = (size_t)r + 1;
+	return r;
+}
+
+/* 1 if sign * c[i] leaves the int64 range for some i < nev. */
+static int negation_overflows(const int64_t *c, unsigned nev, int sign)
+{
 	unsigned i;
+
+	for (i = 0; sign < 0 && i < nev; i++)
+		if (c[i] == INT64_MIN)
+			return 1;
+	return 0;
+}
+
+/* The first n bytes at q, eight at a time, or-ed (the bytes after them,
+ * up to a word, are read but left out). */
+static uint64_t bytes_or(const unsigned char *q, unsigned n)
+{
+	uint64_t x = 0;
+	unsigned i;
+
+	for (i = 0; i + 8 <= n; i += 8)
+		x |= cgp_load8((const char *)q + i);
+	if (i < n)
+		x |= cgp_load8((const char *)q + i) & (((uint64_t)1 << 8 * (n - i)) - 1);
+	return x;
+}
+
+/* Adds c (every c[i] in [0, bound], bound below 64) to row r in place when
+ * its counts are bytes of counts in [0, 63] (even, below 128): 1 when
+ * done, else 0 (the row unchanged).  No sum then needs a test. */
+static int row_add_bytes(struct cgp_lines *t, size_t r, const int64_t *c)
+{
+	unsigned char *q = slot_of(t, r);
+	unsigned e, nev = t->nev;
+
+	if (bytes_or(q, nev) & 0x8181818181818181ull)
+		return 0;
+	for (e = 0; e < nev; e++)
+		q[e] = (unsigned char)(q[e] + 2 * c[e]);
+	return 1;
+}
+
+/* Adds sign * c, every |c[i]| at most bound, to the row of k (see
+ * cgp_lines_add): a new row is c; an old one gets the sums, checked (a
+ * failure changes nothing).  Small counts that are never negative, as
+ * bound tells, are stored or added as bytes where they are. */
+static int rows_add(struct cgp_lines *t, unsigned nev, const struct row_key *k,
+		    int instr, const int64_t *c, int sign, uint64_t bound)
+{
+	int64_t v[CGP_MAX_EVENTS];
+	unsigned e;
+	long row;
+	int fresh;
 
 	if (t->n && instr != (t->addr != NULL))
 		return CGP_EUSAGE;
-	row = lines_row(t, nev, k, instr);
+	row = lines_row(t, nev, k, instr, &fresh);
 	if (row < 0)
 		return CGP_ENOMEM;
-	if (!t->wide) {
-		int32_t *r = (int32_t *)t->counts + (size_t)row * nev;
-		uint64_t out = 0;
-		/* A sum outside int32 sets a bit of out after the shift. */
-		for (i = 0; i < nev; i++) {
-			int64_t ci = c[i], v;
-			if (ci > INT32_MAX || ci < -INT32_MAX) {
-				out = 1;
-				break;
-			}
-			v = (int64_t)r[i] + (sign > 0 ? ci : -ci);
-			out |= (uint64_t)(v + ((int64_t)1 << 31)) >> 32;
-		}
-		if (!out) {
-			for (i = 0; i < nev; i++)
-				r[i] += (int32_t)(sign > 0 ? c[i] : -c[i]);
+	if (sign > 0 && bound < 64) {
+		unsigned char *q = slot_of(t, (size_t)row);
+		if (fresh) {
+			for (e = 0; e < nev; e++)
+				q[e] = (unsigned char)(2 * c[e]);
 			return 0;
 		}
-		if (lines_widen(t))
-			return CGP_ENOMEM;
+		if (row_add_bytes(t, (size_t)row, c))
+			return 0;
 	}
-	{
-		int64_t *r = (int64_t *)t->counts + (size_t)row * nev, v;
-		/* Check every sum first so that a failure changes nothing. */
-		for (i = 0; i < nev; i++)
-			if (sign > 0 ? __builtin_add_overflow(r[i], c[i], &v)
-				     : __builtin_sub_overflow(r[i], c[i], &v))
-				return CGP_EOVERFLOW;
-		for (i = 0; i < nev; i++)
-			r[i] = sign > 0 ? r[i] + c[i] : r[i] - c[i];
+	if (fresh) {
+		int bad = negation_overflows(c, nev, sign);
+		for (e = 0; e < nev; e++)
+			v[e] = bad ? 0 : sign > 0 ? c[e] : -c[e];  /* overflow: empty */
+		return row_put(t, (size_t)row, v, 1) ? CGP_ENOMEM : bad ? CGP_EOVERFLOW : 0;
 	}
-	return 0;
+	row_get(t, (size_t)row, v);
+	if (sign > 0 ? cgp_vec_add(v, c, nev) : cgp_vec_sub(v, c, nev))
+		return CGP_EOVERFLOW;
+	return row_put(t, (size_t)row, v, 0) ? CGP_ENOMEM : 0;
 }
 
 int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
@@ -355,7 +632,15 @@ int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
 {
 	struct row_key k = { line, 0, 0 };
 
-	return rows_add(t, nev, &k, 0, c, sign);
+	return rows_add(t, nev, &k, 0, c, sign, UINT64_MAX);
+}
+
+int cgp_lines_add_bounded(struct cgp_lines *t, unsigned nev, int64_t line,
+			  const int64_t *c, int sign, uint64_t bound)
+{
+	struct row_key k = { line, 0, 0 };
+
+	return rows_add(t, nev, &k, 0, c, sign, bound);
 }
 
 int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,
@@ -363,20 +648,160 @@ int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,
 {
 	struct row_key k = { line, addr, obj };
 
-	return rows_add(t, nev, &k, 1, c, sign);
+	return rows_add(t, nev, &k, 1, c, sign, UINT64_MAX);
 }
 
 void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out)
 {
-	unsigned k;
+	row_get(t, i, out);
+}
 
-	if (t->wide) {
-		memcpy(out, (const int64_t *)t->counts + i * t->nev,
-		       t->nev * sizeof *out);
-		return;
+/* Adds row r's counts to acc[0..nev), or-ing them and the sums into *bad
+ * (a sign bit there: a negative count, or a sum out of range). */
+static void sum_row(const struct cgp_lines *t, size_t r, int64_t *acc, uint64_t *bad)
+{
+	int64_t v[CGP_MAX_EVENTS];
+	unsigned e;
+
+	row_get(t, r, v);
+	for (e = 0; e < t->nev; e++) {
+		uint64_t u = (uint64_t)v[e], s = (uint64_t)acc[e] + u;
+		*bad |= u | s;
+		acc[e] = (int64_t)s;
 	}
-	for (k = 0; k < t->nev; k++)
-		out[k] = ((const int32_t *)t->counts)[i * t->nev + k];
+}
+
+/* Lane sums of sum_nonneg(): word w of a row's bytes is added in 16-bit
+ * lanes, its even bytes to lo[w] and its odd ones to hi[w]; 256 rows of
+ * bytes below 255 fit in a lane. */
+struct lanes {
+	uint64_t lo[CGP_MAX_EVENTS / 8], hi[CGP_MAX_EVENTS / 8];
+	unsigned nw, rows;
+};
+
+/* Adds the lanes (twice the counts: the bytes are zigzag) to acc[0..nev)
+ * (the sums or-ed into *bad, as in sum_row()) and empties them. */
+static void lanes_flush(struct lanes *l, int64_t *acc, unsigned nev, uint64_t *bad)
+{
+	unsigned w, j, e;
+
+	for (w = 0; w < l->nw; w++) {
+		for (j = 0; j < 8 && (e = w * 8 + j) < nev; j++) {
+			uint64_t lane = (j % 2 ? l->hi[w] : l->lo[w]) >> 16 * (j / 2) & 0xffff;
+			acc[e] = (int64_t)((uint64_t)acc[e] + lane / 2);
+			*bad |= (uint64_t)acc[e];
+		}
+		l->lo[w] = l->hi[w] = 0;
+	}
+	l->rows = 0;
+}
+
+/* Adds the slot at q to the lanes if its nev bytes are all even (counts
+ * that are not negative, and no WIDE mark): 1, or 0 (the lanes then
+ * unchanged). */
+static int lanes_add(struct lanes *l, const unsigned char *q, unsigned nev)
+{
+	const uint64_t even = 0x00ff00ff00ff00ffull;
+	uint64_t x[CGP_MAX_EVENTS / 8], odd = 0;
+	unsigned w;
+
+	for (w = 0; w < l->nw; w++) {
+		unsigned left = nev - w * 8;
+		x[w] = cgp_load8((const char *)q + w * 8);
+		if (left < 8)  /* the bytes after the row's counts */
+			x[w] &= ((uint64_t)1 << 8 * left) - 1;
+		odd |= x[w];
+	}
+	if (odd & 0x0101010101010101ull)
+		return 0;
+	for (w = 0; w < l->nw; w++) {
+		l->lo[w] += x[w] & even;
+		l->hi[w] += x[w] >> 8 & even;
+	}
+	return 1;
+}
+
+/* The sums of a table whose counts are never negative, from 0: 0 with
+ * acc[0..nev) set, or 1 if a count is negative or a sum leaves the int64
+ * range (acc then spoilt).  Rows of bytes are added eight bytes at a time
+ * (SWAR, in 16-bit lanes), the others count by count. */
+static int sum_nonneg(const struct cgp_lines *t, int64_t *acc)
+{
+	struct lanes l;
+	uint64_t bad = 0;
+	size_t i;
+
+	memset(acc, 0, t->nev * sizeof *acc);
+	l.nw = (t->nev + 7) / 8;
+	memset(l.lo, 0, l.nw * sizeof *l.lo);
+	memset(l.hi, 0, l.nw * sizeof *l.hi);
+	l.rows = 0;
+	for (i = 0; i < t->n; i++) {
+		if (!lanes_add(&l, slot_of(t, i), t->nev))
+			sum_row(t, i, acc, &bad);
+		else if (++l.rows == 256)
+			lanes_flush(&l, acc, t->nev, &bad);
+	}
+	lanes_flush(&l, acc, t->nev, &bad);
+	return bad >> 63 != 0;
+}
+
+/* " 0", " -1", " 1", ... : the text of each count a byte holds (its
+ * zigzag form), eight bytes each (padded), and its length; made on first
+ * use, then only read. */
+static char small_text[WIDE][8];
+static unsigned char small_len[WIDE];
+
+static void small_init(void)
+{
+	unsigned z;
+
+	for (z = 0; z < WIDE; z++) {
+		char b[16];
+		int n = snprintf(b, sizeof b, " %lld", (long long)unzigzag(z));
+		memcpy(small_text[z], b, 8);
+		small_len[z] = (unsigned char)n;
+	}
+}
+
+size_t cgp_lines_text(const struct cgp_lines *t, size_t i, char *buf)
+{
+	const unsigned char *q = slot_of(t, i);
+	char *p = buf;
+	unsigned e, nev = t->nev;
+
+	if (q[0] == WIDE) {
+		const int64_t *v = wide_of(t, q);
+		for (e = 0; e < nev; e++) {
+			*p++ = ' ';
+			p += cgp_fmt_int(p, v[e]);
+		}
+		return (size_t)(p - buf);
+	}
+	if (!small_len[0])
+		small_init();
+	for (e = 0; e < nev; e++) {
+		memcpy(p, small_text[q[e]], 8);  /* (buf has room) */
+		p += small_len[q[e]];
+	}
+	return (size_t)(p - buf);
+}
+
+int cgp_lines_sum(const struct cgp_lines *t, int64_t *sum)
+{
+	int64_t v[CGP_MAX_EVENTS];
+	size_t i;
+	int bad = 0;
+
+	/* Counts that are never negative make every partial sum at most the
+	 * last, so adding their total checks the same as adding row by row. */
+	if (!sum_nonneg(t, v))
+		return cgp_vec_add(sum, v, t->nev) ? -1 : 0;
+	for (i = 0; i < t->n; i++) {
+		row_get(t, i, v);
+		bad |= cgp_vec_add(sum, v, t->nev);
+	}
+	return bad ? -1 : 0;
 }
 
 void cgp_lines_release(struct cgp_lines *t)
@@ -384,7 +809,8 @@ void cgp_lines_release(struct cgp_lines *t)
 	free(t->line);
 	free(t->addr);
 	free(t->obj);
-	free(t->counts);
+	free(t->wide);  /* (the slots are in line's block) */
+	free(t->runs);
 	free(t->index);
 	memset(t, 0, sizeof *t);
 }
@@ -418,6 +844,14 @@ int64_t *cgp_pool_alloc(struct cgp_pool *p, size_t n, size_t nblock)
 	p->next += n;
 	p->left -= n;
 	return v;
+}
+
+struct cgp_lines *cgp_table_lines(struct cgp_table *t)
+{
+	/* From the pool of the totals: 80,000 tables of a big cg_merge are
+	 * no 80,000 blocks of their own to allocate and free. */
+	return (struct cgp_lines *)cgp_pool_alloc(&t->totals,
+						  (sizeof(struct cgp_lines) + 7) / 8, 256);
 }
 
 void cgp_pool_release(struct cgp_pool *p)
@@ -457,7 +891,8 @@ static size_t cc_row_hash(const void *owner, size_t i)
 
 static int cc_reindex(struct cgp_table *t)
 {
-	return index_rebuild(&t->ccindex, &t->ccmask, 256, t->ncc, cc_row_hash, t);
+	return index_rebuild(&t->ccindex, &t->ccmask, 256, !t->ccindex, t->ncc,
+			     cc_row_hash, t);
 }
 
 /* Grows *p (an array of *cap elements of size elem) to hold n + 1. */
@@ -561,7 +996,7 @@ long cgp_table_cc(struct cgp_table *t, struct cgp_name_ent *file,
 	if (!c->total)
 		return -1;
 	t->ncc++;
-	if (t->ncc * 2 > t->ccmask + 1) {
+	if (t->ncc * 4 > (t->ccmask + 1) * 3) { /* load 3/4 */
 		if (cc_reindex(t))
 			return -1;
 	} else {
@@ -602,14 +1037,10 @@ void cgp_table_release(struct cgp_table *t)
 	size_t i;
 
 	for (i = 0; i < t->ncc; i++) {
-		if (t->cc[i].lines) {
+		if (t->cc[i].lines)
 			cgp_lines_release(t->cc[i].lines);
-			free(t->cc[i].lines);
-		}
-		if (t->cc[i].instrs) {
+		if (t->cc[i].instrs)
 			cgp_lines_release(t->cc[i].instrs);
-			free(t->cc[i].instrs);
-		}
 	}
 	for (i = 0; i < t->nfile; i++) {
 		cgp_lines_release(&t->file[i].lines);

@@ -3,6 +3,7 @@
  * Copyright (C) 2026 the cachegrind-ng developers.
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#define _GNU_SOURCE /* sync_file_range */
 #include <config.h>
 
 #include <errno.h>
@@ -76,6 +77,25 @@ void cgp_out_init(struct cgp_out *o, int fd, const char *name)
 	o->len = 0;
 	o->written = 0;
 	o->errnum = 0;
+	o->sync_ahead = 0;
+	o->synced = 0;
+}
+
+/* An output to be synced: starts writing back what was written since the
+ * last time, every CGP_OUT_SYNC_AHEAD bytes.  A failure here is only a
+ * lost head start: the fsync reports errors. */
+static void sync_ahead(struct cgp_out *o)
+{
+#ifdef HAVE_SYNC_FILE_RANGE
+	if (o->sync_ahead && o->written - o->synced >= CGP_OUT_SYNC_AHEAD) {
+		if (sync_file_range(o->fd, (off_t)o->synced, (off_t)(o->written - o->synced),
+				    SYNC_FILE_RANGE_WRITE) != 0)
+			o->sync_ahead = 0;
+		o->synced = o->written;
+	}
+#else
+	(void)o;
+#endif
 }
 
 /* Writes the buffer out; after a failure everything is dropped. */
@@ -85,6 +105,7 @@ static void out_drain(struct cgp_out *o)
 		o->errnum = cgp_write_all(o->fd, o->buf, o->len);
 		if (!o->errnum)
 			o->written += o->len;
+		sync_ahead(o);
 	}
 	o->len = 0;
 }
@@ -104,6 +125,13 @@ void cgp_out_add(struct cgp_out *o, const void *p, size_t n)
 		if (o->len == sizeof o->buf)
 			out_drain(o);
 	}
+}
+
+char *cgp_out_room(struct cgp_out *o, size_t n)
+{
+	if (sizeof o->buf - o->len < n)
+		out_drain(o);
+	return o->buf + o->len;
 }
 
 static void out_str(struct cgp_out *o, const char *s)
@@ -141,7 +169,10 @@ static void put_counts(struct cgp_out *o, const char *lead, const int64_t *v,
 			k = 0;
 		}
 		buf[k++] = ' ';
-		k += cgp_fmt_int(buf + k, v[i]);
+		if ((uint64_t)v[i] < 10)  /* most counts */
+			buf[k++] = (char)('0' + v[i]);
+		else
+			k += cgp_fmt_int(buf + k, v[i]);
 	}
 	buf[k++] = '\n';
 	cgp_out_add(o, buf, k);
@@ -173,8 +204,8 @@ static const struct cgp_table *sort_tab;
 
 static int cmp_cc(const void *a, const void *b)
 {
-	const struct cgp_cc *x = &sort_tab->cc[*(const size_t *)a];
-	const struct cgp_cc *y = &sort_tab->cc[*(const size_t *)b];
+	const struct cgp_cc *x = &sort_tab->cc[*(const uint32_t *)a];
+	const struct cgp_cc *y = &sort_tab->cc[*(const uint32_t *)b];
 	int c = cgp_name_cmp(x->file, y->file);
 
 	return c ? c : cgp_name_cmp(x->fn, y->fn);
@@ -184,12 +215,14 @@ int cgp_write_diff(struct cgp_out *o, const struct cgp_profile *p,
 		   const char *path1, const char *path2, const char *cmd1,
 		   const char *cmd2, struct cgp_error *err)
 {
-	size_t *order = malloc((p->tab.ncc + 1) * sizeof *order), i;
+	/* Cost centres number fewer than 2^32 (cgp_table_cc()). */
+	uint32_t *order = malloc((p->tab.ncc + 1) * sizeof *order);
+	size_t i;
 
 	if (!order)
 		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
 	for (i = 0; i < p->tab.ncc; i++)
-		order[i] = i;
+		order[i] = (uint32_t)i;
 	sort_tab = &p->tab;
 	qsort(order, p->tab.ncc, sizeof *order, cmp_cc);
 	out_str(o, "desc: Files compared:   ");
@@ -291,6 +324,17 @@ static void put_instr_rows(struct cgp_out *o, const struct cgp_profile *p,
 	}
 }
 
+/* Row r of t, "LINE COUNT...\n", formatted where it goes in o's buffer. */
+static void put_row(struct cgp_out *o, const struct cgp_lines *t, size_t r)
+{
+	char *q = cgp_out_room(o, 24 + 21 * (size_t)t->nev);
+	size_t k = cgp_fmt_int(q, t->line[r]);
+
+	k += cgp_lines_text(t, r, q + k);
+	q[k++] = '\n';
+	o->len += k;
+}
+
 int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
 		    struct cgp_error *err)
 {
@@ -323,17 +367,13 @@ int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
 			put_name(o, "fl=", fl->name);
 		for (j = 0; j < fl->nccs; j++) {
 			const struct cgp_cc *c = &p->tab.cc[fl->ccs[j]];
-			char num[32];
 			if (instr) {
 				put_instr_rows(o, p, c, &w, row);
 				continue;
 			}
 			put_name(o, "fn=", c->fn);
-			for (r = 0; c->lines && r < c->lines->n; r++) {
-				cgp_fmt_int(num, c->lines->line[r]);
-				cgp_lines_get(c->lines, r, row);
-				put_counts(o, num, row, p->nev);
-			}
+			for (r = 0; c->lines && r < c->lines->n; r++)
+				put_row(o, c->lines, r);
 		}
 	}
 	put_counts(o, "summary:", p->summary, p->nev);
@@ -502,6 +542,7 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
 		/* Not fatal: the contents are what matters. */
 	}
 	o->out.fd = fd;
+	o->out.sync_ahead = 1;  /* synced and renamed when complete */
 	return 0;
 }
 

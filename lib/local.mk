@@ -50,7 +50,8 @@ tests_unit_test_lib_num_SOURCES = tests/unit/test_lib_num.c tests/unit/unit_chec
 tests_unit_test_lib_num_CPPFLAGS = -I$(top_srcdir)/lib
 tests_unit_test_lib_num_CFLAGS = $(HOST_WARN_CFLAGS)
 tests_unit_test_lib_num_LDADD = lib/libcgp.a $(PCRE2_LIBS) -lm
-tests_unit_test_lib_read_SOURCES = tests/unit/test_lib_read.c tests/unit/unit_check.h
+tests_unit_test_lib_read_SOURCES = tests/unit/test_lib_read.c tests/unit/unit_check.h \
+	tests/unit/prof_same.h
 tests_unit_test_lib_read_CPPFLAGS = -I$(top_srcdir)/lib
 tests_unit_test_lib_read_CFLAGS = $(HOST_WARN_CFLAGS)
 tests_unit_test_lib_read_LDADD = lib/libcgp.a $(PCRE2_LIBS) -lm

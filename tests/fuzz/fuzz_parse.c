@@ -12,14 +12,17 @@
  *        text after the NUL.
  * The profile is handed over through a memfd so that the real streaming
  * reader is what gets fuzzed.  Its chunk size is x * x bytes for x = the
- * first byte / 4 (1, 4, 9, ... 3969), or 4096 for x = 0 (no refill for
- * inputs up to -max_len): small inputs then reach every path of the
- * buffer's refilling ("\r\n" split across two reads, a line longer than
- * the buffer), no input pays for a 2 MiB buffer, and few pay for a read(2)
+ * first byte / 4 (1, 4, 9, ... 3969), or for x = 0 the default, with
+ * which a regular file such as the memfd is mapped (cgp_reader_map()):
+ * small inputs then reach every path of the buffer's refilling ("\r\n"
+ * split across two reads, a line longer than the buffer) and of the
+ * mapping, no input pays for a 2 MiB buffer, and few pay for a read(2)
  * per byte, which is where most of the time goes.  The seeds named
  * chunk-* start with such bytes.  ANNOTATE reads with an odd chunk size
  * keep the instruction rows of an instruction-level profile (MERGE reads
- * always do).
+ * always do).  Each profile is also read a second time with
+ * general_only, and the two reads must agree (prof_same.h): the fast path
+ * of count lines against the general one.
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -33,6 +36,7 @@
 #include <unistd.h>
 
 #include "cgp.h"
+#include "prof_same.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -47,6 +51,24 @@ static void check(int rc, const struct cgp_error *err)
 {
 	if (rc && !err->msg)
 		abort();
+}
+
+/* Reads the file again with opts o and general_only, with mode: the result
+ * must be p's (rc, err) exactly. */
+static void same_as_general(enum cgp_mode mode, struct cgp_read_opts o, int rc,
+			    const struct cgp_error *err, const struct cgp_profile *p)
+{
+	struct cgp_profile g;
+	struct cgp_error e = CGP_ERROR_INIT;
+	int rg;
+
+	o.general_only = 1;
+	cgp_profile_init(&g, mode);
+	rg = cgp_profile_read(&g, path, &o, &e);
+	if (rg != rc || (rc ? strcmp(e.msg, err->msg) : !prof_same(p, &g)))
+		abort();
+	cgp_error_release(&e);
+	cgp_profile_release(&g);
 }
 
 static void read_profile(enum cgp_mode mode, size_t chunk, const uint8_t *data,
@@ -65,6 +87,7 @@ static void read_profile(enum cgp_mode mode, size_t chunk, const uint8_t *data,
 	cgp_profile_init(&p, mode);
 	rc = cgp_profile_read(&p, path, &o, &err);
 	check(rc, &err);
+	same_as_general(mode, o, rc, &err, &p);
 	if (rc == 0 && mode == CGP_MODE_DIFF) {
 		cgp_profile_init(&q, mode);
 		rc = cgp_profile_read(&q, path, &o, &err);
@@ -132,7 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (size == 0)
 		return 0;
-	chunk = data[0] / 4u ? (size_t)(data[0] / 4u) * (data[0] / 4u) : 4096;
+	chunk = (size_t)(data[0] / 4u) * (data[0] / 4u);
 	switch (data[0] % 4) {
 	case 0: read_profile(CGP_MODE_ANNOTATE, chunk, data + 1, size - 1); break;
 	case 1: read_profile(CGP_MODE_MERGE, chunk, data + 1, size - 1); break;

@@ -52,7 +52,7 @@ mkdir -p "$top_builddir/tests/fuzz"
 lib=$top_srcdir/lib
 # shellcheck disable=SC2086
 "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -I"$top_builddir" -I"$lib" $pcre_cflags \
+    -I"$top_builddir" -I"$lib" -I"$top_srcdir/tests/unit" $pcre_cflags \
     "$top_srcdir/tests/fuzz/fuzz_parse.c" "$lib"/cgp_*.c \
     $pcre_libs -lm -o "$out" || exit 1
 

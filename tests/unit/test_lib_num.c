@@ -199,6 +199,24 @@ static void test_format(void)
 	cgp_fmt_int(buf, INT64_MIN);
 	CHECKF(!strcmp(buf, "-9223372036854775808"), "int min: %s", buf);
 	{
+		/* Every length, both signs, and the powers of ten and their
+		 * neighbours (where the digit pairs change), against printf. */
+		char want[40];
+		int64_t p = 1;
+		unsigned bad = 0;
+		for (int d = 0; d < 19; d++, p *= 10)
+			for (int64_t dv = -1; dv <= 1; dv++)
+				for (int sg = -1; sg <= 1; sg += 2) {
+					int64_t v = sg * (p + dv);
+					size_t n = cgp_fmt_int(buf, v);
+					snprintf(want, sizeof want, "%lld", (long long)v);
+					bad += strcmp(buf, want) != 0 || n != strlen(want);
+				}
+		cgp_fmt_int(buf, INT64_MAX);
+		CHECKF(bad == 0 && !strcmp(buf, "9223372036854775807"), "%u wrong, max %s",
+		       bad, buf);
+	}
+	{
 		int64_t a = INT64_MAX - 1;
 		CHECKF(cgp_add(&a, 1) == 0 && a == INT64_MAX, "add to max");
 		CHECKF(cgp_add(&a, 1) == -1 && a == INT64_MAX, "overflow leaves a unchanged");
