@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgp_int.h"
 #include "cgp_model.h"
 
 void cgp_json_init(struct cgp_json *j, struct cgp_out *o)
@@ -27,9 +28,17 @@ void cgp_json_init(struct cgp_json *j, struct cgp_out *o)
 	j->first[0] = 1;
 }
 
+/* Most pieces are a few bytes: copied into the buffer here when they fit. */
 static void put(struct cgp_json *j, const char *s, size_t n)
 {
-	cgp_out_add(j->o, s, n);
+	struct cgp_out *o = j->o;
+
+	if (n > sizeof o->buf - o->len) {
+		cgp_out_add(o, s, n);
+		return;
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
 }
 
 /* A newline before a member of the document, and before an object or
@@ -92,6 +101,29 @@ void cgp_json_end(struct cgp_json *j, char close)
 		put(j, "\n", 1);
 }
 
+/* The bytes a string holds as they are: printable ASCII but '"' and '\\'
+ * (a table: the test of every byte of every name). */
+static const unsigned char plain_ascii[256] = {
+	[0x20] = 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,      /*  !"#$%&'()*+,-./ */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,             /* 0-9:;<=>? */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,             /* @A-O */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,             /* P-Z[\]^_ */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,             /* `a-o */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,             /* p-z{|}~ DEL */
+};
+
+/* 1 if the 8 bytes of x are all plain_ascii ones: none with the high bit,
+ * none below 0x20, none 0x7f, '"' or '\\' (a zero byte of x, x + 1, x ^
+ * '"...' or x ^ '\\...' shows each, the high bit clear). */
+static int plain8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t low = x - 0x2020202020202020ull, del = (x + ones) & high;
+	uint64_t q = x ^ 0x2222222222222222ull, b = x ^ 0x5c5c5c5c5c5c5c5cull;
+
+	return !((x | (low & ~x) | del | ((q - ones) & ~q) | ((b - ones) & ~b)) & high);
+}
+
 /* The string itself, without the separator. */
 static void str_body(struct cgp_json *j, const char *s, size_t n)
 {
@@ -103,7 +135,11 @@ static void str_body(struct cgp_json *j, const char *s, size_t n)
 		unsigned char c = (unsigned char)s[i];
 		char e[8];
 		size_t k;
-		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f) {
+		if (i + 8 <= n && plain8(cgp_load8(s + i))) {
+			i += 8, run += 8;
+			continue;
+		}
+		if (plain_ascii[c]) {
 			i++, run++;
 			continue;
 		}
@@ -248,15 +284,40 @@ static void key_arr(struct cgp_json *j, const char *k)
 	open_(j, '[');
 }
 
-/* An array of the values of one side of v. */
+/* An array of the values of one side of v.  An array's scalars take no
+ * newline, so the values go straight into the output buffer, a comma
+ * between them (the hot path of big reports). */
 static void vals(struct cgp_json *j, const struct cgp_model *m, const int64_t *v,
 		 int side, const char *key)
 {
+	size_t room = 48 * (size_t)m->ncol + 8;
 	unsigned k;
+	char *q, *b;
 
 	key_arr(j, key);
-	for (k = 0; k < m->ncol; k++)
-		cgp_json_val(j, m, k, cgp_mval(m, v, side, k));
+	if (room > sizeof j->o->buf) {
+		for (k = 0; k < m->ncol; k++)
+			cgp_json_val(j, m, k, cgp_mval(m, v, side, k));
+	} else {
+		q = b = cgp_out_room(j->o, room);
+		for (k = 0; k < m->ncol; k++) {
+			int64_t x = cgp_mval(m, v, side, k);
+			if (k)
+				*q++ = ',';
+			if (m->ratio[k] && x == CGP_NA) {
+				memcpy(q, "null", 4);
+				q += 4;
+			} else if (m->ratio[k]) {
+				q += cgp_model_fmt(m, k, x, 0, q);
+			} else if ((uint64_t)x < 10) {  /* most */
+				*q++ = (char)('0' + x);
+			} else {
+				q += cgp_fmt_int(q, x);
+			}
+		}
+		j->o->len += (size_t)(q - b);
+		j->first[j->depth] = 0;
+	}
 	cgp_json_end(j, ']');
 }
 

@@ -132,30 +132,51 @@ static int add_rec(const struct cgp_model *m, int64_t *dst, const int64_t *src,
 	return 0;
 }
 
-/* Rows sorted for grouping: by the group's name, then the other name.
- * Names are interned, so the same name is the same pointer and comparing
- * addresses groups them (much faster than comparing text; the order of
- * the groups is set by cgp_model_sort()). */
-static const struct cgp_model *group_m;
-static int group_by_fn;
+/* Rows sorted for grouping: by the group's name, then the other name,
+ * then the row.  Names are interned, so the same name is the same pointer
+ * and comparing addresses groups them (much faster than comparing text;
+ * the order of the groups is set by cgp_model_sort()); the addresses are
+ * taken into the keys once, so that the sort reads no row. */
+struct gkey {
+	uintptr_t name, other;
+	size_t row;
+};
 
-static int cmp_ptr(const void *x, const void *y)
+static int cmp_gkey(const void *p, const void *q)
 {
-	return ((uintptr_t)x > (uintptr_t)y) - ((uintptr_t)x < (uintptr_t)y);
+	const struct gkey *x = p, *y = q;
+
+	if (x->name != y->name)
+		return x->name > y->name ? 1 : -1;
+	if (x->other != y->other)
+		return x->other > y->other ? 1 : -1;
+	return (x->row > y->row) - (x->row < y->row);
 }
 
-static int cmp_for_group(const void *p, const void *q)
+/* The rows of m to group by function (by_fn) or by file, sorted, into
+ * idx[0..*n): rows without such a name left out.  0, or -1 without
+ * memory. */
+static int group_order(const struct cgp_model *m, int by_fn, size_t *idx, size_t *n)
 {
-	const struct cgp_mrow *x = &group_m->row[*(const size_t *)p];
-	const struct cgp_mrow *y = &group_m->row[*(const size_t *)q];
-	int c = group_by_fn ? cmp_ptr(x->fn, y->fn) : cmp_ptr(x->file, y->file);
+	struct gkey *k = malloc((m->nrow + 1) * sizeof *k);
+	unsigned skip = by_fn ? CGP_CC_NOFN : CGP_CC_NOFILE;
+	size_t i;
 
-	if (c)
-		return c;
-	c = group_by_fn ? cmp_ptr(x->file, y->file) : cmp_ptr(x->fn, y->fn);
-	if (c)
-		return c;
-	return (*(const size_t *)p > *(const size_t *)q) - (*(const size_t *)p < *(const size_t *)q);
+	if (!k)
+		return -1;
+	for (*n = i = 0; i < m->nrow; i++) {
+		const struct cgp_mrow *r = &m->row[i];
+		if (r->flags & skip)
+			continue;
+		k[*n].name = (uintptr_t)(by_fn ? r->fn : r->file);
+		k[*n].other = (uintptr_t)(by_fn ? r->file : r->fn);
+		k[(*n)++].row = i;
+	}
+	qsort(k, *n, sizeof *k, cmp_gkey);
+	for (i = 0; i < *n; i++)
+		idx[i] = k[i].row;
+	free(k);
+	return 0;
 }
 
 /* Builds one grouping: by file (leaving out rows without a file) or by
@@ -165,16 +186,11 @@ static int group(struct cgp_model *m, int by_fn, struct cgp_mgroup **out, size_t
 {
 	size_t *idx = malloc((m->nrow + 1) * sizeof *idx), n = 0, i, j, ng = 0;
 	struct cgp_mgroup *g;
-	unsigned skip = by_fn ? CGP_CC_NOFN : CGP_CC_NOFILE;
 
-	if (!idx)
+	if (!idx || group_order(m, by_fn, idx, &n)) {
+		free(idx);
 		return nomem(err);
-	for (i = 0; i < m->nrow; i++)
-		if (!(m->row[i].flags & skip))
-			idx[n++] = i;
-	group_m = m;
-	group_by_fn = by_fn;
-	qsort(idx, n, sizeof *idx, cmp_for_group);
+	}
 	g = calloc(n + 1, sizeof *g);
 	if (!g) {
 		free(idx);
