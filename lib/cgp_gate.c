@@ -351,6 +351,7 @@ unsigned cgp_gate_columns(const struct cgp_limit *l, size_t n, unsigned *cols)
 /* A row of the ranked table with its sort keys (the magnitudes of the
  * gated deltas), extracted once: sorting 100,000 rows compares often. */
 struct ranked {
+	uint64_t first;               /* key[0], where the sort looks first */
 	const struct cgp_mrow *r;
 	size_t idx;
 	const uint64_t *key;
@@ -364,7 +365,9 @@ static int cmp_rank(const void *p, const void *q)
 	unsigned i;
 	int c;
 
-	for (i = 0; i < rank_ncols; i++)
+	if (x->first != y->first)
+		return x->first < y->first ? 1 : -1;
+	for (i = 1; i < rank_ncols; i++)
 		if (x->key[i] != y->key[i])
 			return x->key[i] < y->key[i] ? 1 : -1;
 	c = cgp_name_cmp(x->r->file, y->r->file);
@@ -395,6 +398,7 @@ long cgp_gate_ranked(const struct cgp_model *m, const struct cgp_limit *l, size_
 						       m->row[i].v[2 * m->ncol + cols[j]]);
 		if (!any)
 			continue;
+		rk[k].first = key[0];
 		rk[k].r = &m->row[i];
 		rk[k].idx = i;
 		rk[k++].key = key;

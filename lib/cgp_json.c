@@ -353,8 +353,42 @@ static int reaches(const struct cgp_model *m, const int64_t *v,
 	return a >= tcount;
 }
 
+/*
+ * The counts of a row are the same text in both tables (file_function and
+ * function_file list the same rows, each right after its name, at the
+ * same depth), so the first table keeps each row's and the second copies
+ * it: half the numbers of a big report are formatted once only.  Owned by
+ * cgp_json_report().
+ */
+struct rowtext {
+	struct cgp_buf text;  /* every kept row's counts */
+	size_t *at;           /* row r's in text: at[r], length len[r] */
+	uint32_t *len;        /* 0: not kept */
+};
+
+/* The counts of row r, from rt when kept, else formatted and kept (taken
+ * from the output buffer, unless it was written out meanwhile). */
+static void row_counts(struct cgp_json *j, const struct cgp_model *m, size_t r,
+		       struct rowtext *rt)
+{
+	struct cgp_out *o = j->o;
+	size_t start = o->len;
+	uint64_t written = o->written;
+
+	if (rt->len && rt->len[r]) {
+		put(j, rt->text.s + rt->at[r], rt->len[r]);
+		return;
+	}
+	counts(j, m, m->row[r].v);
+	if (rt->len && o->written == written && o->errnum == 0 && o->len - start <= UINT32_MAX &&
+	    !cgp_buf_add(&rt->text, o->buf + start, o->len - start)) {
+		rt->at[r] = rt->text.len - (o->len - start);
+		rt->len[r] = (uint32_t)(o->len - start);
+	}
+}
+
 static void table(struct cgp_json *j, const struct cgp_model *m,
-		  const struct cgp_json_info *info, int by_fn)
+		  const struct cgp_json_info *info, int by_fn, struct rowtext *rt)
 {
 	const struct cgp_mgroup *g = by_fn ? m->func : m->file;
 	size_t n = by_fn ? m->nfunc : m->nfile, i, r;
@@ -381,7 +415,7 @@ static void table(struct cgp_json *j, const struct cgp_model *m,
 				continue;
 			cgp_json_obj(j);
 			name_member(j, by_fn ? "file" : "function", by_fn ? x->file : x->fn);
-			counts(j, m, x->v);
+			row_counts(j, m, g[i].rows[r], rt);
 			cgp_json_end(j, '}');
 		}
 		cgp_json_end(j, ']');
@@ -640,16 +674,26 @@ int cgp_json_report(struct cgp_out *o, const struct cgp_model *m,
 		    const struct cgp_json_info *info, struct cgp_error *err)
 {
 	struct cgp_json j;
+	struct rowtext rt = { CGP_BUF_INIT(SIZE_MAX / 2), NULL, NULL };
 	int nomem = 0;
 
+	rt.at = malloc((m->nrow + 1) * sizeof *rt.at);
+	rt.len = calloc(m->nrow + 1, sizeof *rt.len);
+	if (!rt.at || !rt.len) {
+		free(rt.len);
+		rt.len = NULL;
+	}
 	cgp_json_init(&j, o);
 	cgp_json_obj(&j);
 	header(&j, m, info);
 	key_obj(&j, "totals");
 	counts(&j, m, m->total);
 	cgp_json_end(&j, '}');
-	table(&j, m, info, 0);
-	table(&j, m, info, 1);
+	table(&j, m, info, 0, &rt);
+	table(&j, m, info, 1, &rt);
+	cgp_buf_release(&rt.text);
+	free(rt.at);
+	free(rt.len);
 	if (m->asum[0])
 		annotation_summary(&j, m);
 	if (info->lines && m->lines && lines(&j, m))

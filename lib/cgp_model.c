@@ -153,17 +153,133 @@ static int cmp_gkey(const void *p, const void *q)
 	return (x->row > y->row) - (x->row < y->row);
 }
 
+/* The distinct names of keys k[0..n) in first-seen order: each key's
+ * group number in grp[], the names in *names (malloc'd), their number
+ * returned; -1 without memory.  An open-addressing table of the names. */
+static long group_numbers(const struct gkey *k, size_t n, uint32_t *grp, uintptr_t **names)
+{
+	size_t cap = 16, mask, i, s;
+	uintptr_t *slot;
+	uint32_t *num;
+	long ng = 0;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	mask = cap - 1;
+	slot = calloc(cap, sizeof *slot);
+	num = malloc(cap * sizeof *num);
+	*names = malloc((n + 1) * sizeof **names);
+	if (!slot || !num || !*names) {
+		free(slot);
+		free(num);
+		free(*names);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		for (s = (k[i].name * 0x9e3779b97f4a7c15ull >> 20) & mask;
+		     slot[s] && slot[s] != k[i].name; s = (s + 1) & mask)
+			;
+		if (!slot[s]) {
+			slot[s] = k[i].name;
+			num[s] = (uint32_t)ng;
+			(*names)[ng++] = k[i].name;
+		}
+		grp[i] = num[s];
+	}
+	free(slot);
+	free(num);
+	return ng;
+}
+
+/* A name and its number, to rank names by address. */
+struct gname {
+	uintptr_t name;
+	uint32_t num;
+};
+
+static int cmp_gname(const void *p, const void *q)
+{
+	const struct gname *x = p, *y = q;
+
+	return (x->name > y->name) - (x->name < y->name);
+}
+
+/* rank[g]: the place of names[g] (distinct, ng of them) in address
+ * order.  0, or -1 without memory. */
+static int group_ranks(const uintptr_t *names, size_t ng, uint32_t *rank)
+{
+	struct gname *x = malloc((ng + 1) * sizeof *x);
+	size_t g;
+
+	if (!x)
+		return -1;
+	for (g = 0; g < ng; g++)
+		x[g] = (struct gname){ names[g], (uint32_t)g };
+	qsort(x, ng, sizeof *x, cmp_gname);
+	for (g = 0; g < ng; g++)
+		rank[x[g].num] = (uint32_t)g;
+	free(x);
+	return 0;
+}
+
+/* The keys k[0..n), whose names have the ranks rank[grp[i]] (of ng),
+ * into out[0..n) in cmp_gkey() order: each row put in its name's bucket
+ * (buckets by rank, rows in row order), then each bucket sorted by the
+ * other name and the row.  0, or -1 without memory. */
+static int group_buckets(const struct gkey *k, size_t n, const uint32_t *grp,
+			 const uint32_t *rank, size_t ng, struct gkey *out)
+{
+	size_t *end = calloc(ng + 1, sizeof *end), i, g;
+
+	if (!end)
+		return -1;
+	for (i = 0; i < n; i++)
+		end[rank[grp[i]] + 1]++;
+	for (g = 0; g < ng; g++)
+		end[g + 1] += end[g];   /* end[g]: where bucket g starts */
+	for (i = 0; i < n; i++)
+		out[end[rank[grp[i]]]++] = k[i];   /* then: where it ends */
+	for (g = 0, i = 0; g < ng; i = end[g++])
+		qsort(out + i, end[g] - i, sizeof *out, cmp_gkey);
+	free(end);
+	return 0;
+}
+
+/* The keys k[0..n) in cmp_gkey() order, into out[0..n), without sorting
+ * them all: the names are numbered and ranked, and the rows bucketed by
+ * them.  0, or -1 without memory. */
+static int group_sort(const struct gkey *k, size_t n, struct gkey *out)
+{
+	uint32_t *grp = malloc((n + 1) * sizeof *grp), *rank = NULL;
+	uintptr_t *names = NULL;
+	long ng = grp ? group_numbers(k, n, grp, &names) : -1;
+	int rc = -1;
+
+	if (ng >= 0 && (rank = malloc(((size_t)ng + 1) * sizeof *rank)) &&
+	    !group_ranks(names, (size_t)ng, rank))
+		rc = group_buckets(k, n, grp, rank, (size_t)ng, out);
+	if (ng >= 0)
+		free(names);
+	free(rank);
+	free(grp);
+	return rc;
+}
+
 /* The rows of m to group by function (by_fn) or by file, sorted, into
  * idx[0..*n): rows without such a name left out.  0, or -1 without
  * memory. */
 static int group_order(const struct cgp_model *m, int by_fn, size_t *idx, size_t *n)
 {
 	struct gkey *k = malloc((m->nrow + 1) * sizeof *k);
+	struct gkey *out = malloc((m->nrow + 1) * sizeof *out);
 	unsigned skip = by_fn ? CGP_CC_NOFN : CGP_CC_NOFILE;
 	size_t i;
 
-	if (!k)
+	if (!k || !out) {
+		free(k);
+		free(out);
 		return -1;
+	}
 	for (*n = i = 0; i < m->nrow; i++) {
 		const struct cgp_mrow *r = &m->row[i];
 		if (r->flags & skip)
@@ -172,10 +288,15 @@ static int group_order(const struct cgp_model *m, int by_fn, size_t *idx, size_t
 		k[*n].other = (uintptr_t)(by_fn ? r->file : r->fn);
 		k[(*n)++].row = i;
 	}
-	qsort(k, *n, sizeof *k, cmp_gkey);
+	if (group_sort(k, *n, out)) {
+		free(k);
+		free(out);
+		return -1;
+	}
 	for (i = 0; i < *n; i++)
-		idx[i] = k[i].row;
+		idx[i] = out[i].row;
 	free(k);
+	free(out);
 	return 0;
 }
 
