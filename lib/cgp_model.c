@@ -418,21 +418,66 @@ static int cmp_member(const void *p, const void *q)
 			sort_inner_by_fn ? y->fn : y->file);
 }
 
+/* A member of a group with the magnitude of its first sort value, taken
+ * from its row once: most comparisons end there, without reading rows. */
+struct mkey {
+	uint64_t first;
+	size_t row;
+};
+
+static int cmp_mkey(const void *p, const void *q)
+{
+	const struct mkey *x = p, *y = q;
+
+	if (x->first != y->first)
+		return x->first < y->first ? 1 : -1;
+	return cmp_member(&x->row, &y->row);
+}
+
+/* Sorts the rows of group g with cmp_member() (through keys k, room for
+ * the biggest group; NULL: directly). */
+static void sort_members(struct cgp_mgroup *g, struct mkey *k)
+{
+	size_t side = sort_m->diff ? 2 * (size_t)sort_m->ncol : 0, i;
+
+	if (!k || !sort_n) {
+		qsort(g->rows, g->nrows, sizeof *g->rows, cmp_member);
+		return;
+	}
+	for (i = 0; i < g->nrows; i++) {
+		const int64_t *v = sort_m->row[g->rows[i]].v + side;
+		k[i].first = cgp_model_mag(sort_m, sort_k[0], v[sort_k[0]]);
+		k[i].row = g->rows[i];
+	}
+	qsort(k, g->nrows, sizeof *k, cmp_mkey);
+	for (i = 0; i < g->nrows; i++)
+		g->rows[i] = k[i].row;
+}
+
 void cgp_model_sort(struct cgp_model *m, const unsigned *sort, unsigned nsort)
 {
-	size_t i;
+	size_t i, most = 0;
+	struct mkey *k;
 
 	sort_m = m;
 	sort_k = sort;
 	sort_n = nsort;
 	qsort(m->file, m->nfile, sizeof *m->file, cmp_group);
 	qsort(m->func, m->nfunc, sizeof *m->func, cmp_group);
+	for (i = 0; i < m->nfile || i < m->nfunc; i++) {
+		if (i < m->nfile && m->file[i].nrows > most)
+			most = m->file[i].nrows;
+		if (i < m->nfunc && m->func[i].nrows > most)
+			most = m->func[i].nrows;
+	}
+	k = malloc((most + 1) * sizeof *k);  /* (without it: qsort of the rows) */
 	sort_inner_by_fn = 1;
 	for (i = 0; i < m->nfile; i++)
-		qsort(m->file[i].rows, m->file[i].nrows, sizeof(size_t), cmp_member);
+		sort_members(&m->file[i], k);
 	sort_inner_by_fn = 0;
 	for (i = 0; i < m->nfunc; i++)
-		qsort(m->func[i].rows, m->func[i].nrows, sizeof(size_t), cmp_member);
+		sort_members(&m->func[i], k);
+	free(k);
 }
 
 size_t cgp_fmt_ratio(char *buf, int64_t v, int commas)
