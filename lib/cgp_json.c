@@ -181,9 +181,22 @@ static void str_body(struct cgp_json *j, const char *s, size_t n)
 
 void cgp_json_key(struct cgp_json *j, const char *k)
 {
+	size_t n = strlen(k), i;
+
 	sep(j);
-	str_body(j, k, strlen(k));
-	put(j, ":", 1);
+	for (i = 0; i < n && plain_ascii[(unsigned char)k[i]]; i++)
+		;
+	if (i == n && n + 3 <= sizeof j->o->buf - j->o->len) {
+		/* A plain key (all of the report's): "key": in one piece. */
+		char *q = j->o->buf + j->o->len;
+		q[0] = '"';
+		memcpy(q + 1, k, n);
+		memcpy(q + 1 + n, "\":", 2);
+		j->o->len += n + 3;
+	} else {
+		str_body(j, k, n);
+		put(j, ":", 1);
+	}
 	j->first[j->depth] = 2;   /* the value that follows takes no comma */
 }
 
@@ -284,41 +297,51 @@ static void key_arr(struct cgp_json *j, const char *k)
 	open_(j, '[');
 }
 
-/* An array of the values of one side of v.  An array's scalars take no
- * newline, so the values go straight into the output buffer, a comma
- * between them (the hot path of big reports). */
-static void vals(struct cgp_json *j, const struct cgp_model *m, const int64_t *v,
-		 int side, const char *key)
+/* An array of the values of one side of v in the columns cols[0..n)
+ * (NULL: every column).  An array's scalars take no newline, so the values
+ * go straight into the output buffer, a comma between them (the hot path
+ * of big reports). */
+static void vals_of(struct cgp_json *j, const struct cgp_model *m, const int64_t *v,
+		    int side, const char *key, const unsigned *cols, unsigned n)
 {
-	size_t room = 48 * (size_t)m->ncol + 8;
-	unsigned k;
+	size_t room = 48 * (size_t)n + 8;
+	unsigned c;
 	char *q, *b;
 
 	key_arr(j, key);
 	if (room > sizeof j->o->buf) {
-		for (k = 0; k < m->ncol; k++)
-			cgp_json_val(j, m, k, cgp_mval(m, v, side, k));
-	} else {
-		q = b = cgp_out_room(j->o, room);
-		for (k = 0; k < m->ncol; k++) {
-			int64_t x = cgp_mval(m, v, side, k);
-			if (k)
-				*q++ = ',';
-			if (m->ratio[k] && x == CGP_NA) {
-				memcpy(q, "null", 4);
-				q += 4;
-			} else if (m->ratio[k]) {
-				q += cgp_model_fmt(m, k, x, 0, q);
-			} else if ((uint64_t)x < 10) {  /* most */
-				*q++ = (char)('0' + x);
-			} else {
-				q += cgp_fmt_int(q, x);
-			}
-		}
-		j->o->len += (size_t)(q - b);
-		j->first[j->depth] = 0;
+		for (c = 0; c < n; c++)
+			cgp_json_val(j, m, cols ? cols[c] : c,
+				     cgp_mval(m, v, side, cols ? cols[c] : c));
+		cgp_json_end(j, ']');
+		return;
 	}
+	q = b = cgp_out_room(j->o, room);
+	for (c = 0; c < n; c++) {
+		unsigned k = cols ? cols[c] : c;
+		int64_t x = cgp_mval(m, v, side, k);
+		if (c)
+			*q++ = ',';
+		if (m->ratio[k] && x == CGP_NA) {
+			memcpy(q, "null", 4);
+			q += 4;
+		} else if (m->ratio[k]) {
+			q += cgp_model_fmt(m, k, x, 0, q);
+		} else if ((uint64_t)x < 10) {  /* most */
+			*q++ = (char)('0' + x);
+		} else {
+			q += cgp_fmt_int(q, x);
+		}
+	}
+	j->o->len += (size_t)(q - b);
+	j->first[j->depth] = 0;
 	cgp_json_end(j, ']');
+}
+
+static void vals(struct cgp_json *j, const struct cgp_model *m, const int64_t *v,
+		 int side, const char *key)
+{
+	vals_of(j, m, v, side, key, NULL, m->ncol);
 }
 
 /* "counts", or "old", "new" and "delta". */
@@ -579,12 +602,9 @@ static void changes(struct cgp_json *j, const struct cgp_model *m,
 		cgp_json_obj(j);
 		name_member(j, "file", r->file);
 		name_member(j, "function", r->fn);
-		for (s = 0; s < 3; s++) {
-			key_arr(j, s == 0 ? "old" : s == 1 ? "new" : "delta");
-			for (c = 0; c < ncols; c++)
-				cgp_json_val(j, m, cols[c], cgp_mval(m, r->v, s, cols[c]));
-			cgp_json_end(j, ']');
-		}
+		for (s = 0; s < 3; s++)
+			vals_of(j, m, r->v, s, s == 0 ? "old" : s == 1 ? "new" : "delta",
+				cols, ncols);
 		cgp_json_end(j, '}');
 	}
 	cgp_json_end(j, ']');
