@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgp_int.h"
 #include "cgp_model.h"
 
 void cgp_json_init(struct cgp_json *j, struct cgp_out *o)
@@ -27,9 +28,17 @@ void cgp_json_init(struct cgp_json *j, struct cgp_out *o)
 	j->first[0] = 1;
 }
 
+/* Most pieces are a few bytes: copied into the buffer here when they fit. */
 static void put(struct cgp_json *j, const char *s, size_t n)
 {
-	cgp_out_add(j->o, s, n);
+	struct cgp_out *o = j->o;
+
+	if (n > sizeof o->buf - o->len) {
+		cgp_out_add(o, s, n);
+		return;
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
 }
 
 /* A newline before a member of the document, and before an object or
@@ -100,6 +109,29 @@ static int is_line_sep(const char *s, size_t len)
 	       (s[2] == '\xa8' || s[2] == '\xa9');
 }
 
+/* The bytes a string holds as they are: printable ASCII but '"' and '\\'
+ * (a table: the test of every byte of every name). */
+static const unsigned char plain_ascii[256] = {
+	[0x20] = 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,      /*  !"#$%&'()*+,-./ */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,             /* 0-9:;<=>? */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,             /* @A-O */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,             /* P-Z[\]^_ */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,             /* `a-o */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,             /* p-z{|}~ DEL */
+};
+
+/* 1 if the 8 bytes of x are all plain_ascii ones: none with the high bit,
+ * none below 0x20, none 0x7f, '"' or '\\' (a zero byte of x, x + 1, x ^
+ * '"...' or x ^ '\\...' shows each, the high bit clear). */
+static int plain8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t low = x - 0x2020202020202020ull, del = (x + ones) & high;
+	uint64_t q = x ^ 0x2222222222222222ull, b = x ^ 0x5c5c5c5c5c5c5c5cull;
+
+	return !((x | (low & ~x) | del | ((q - ones) & ~q) | ((b - ones) & ~b)) & high);
+}
+
 /* The string itself, without the separator. */
 static void str_body(struct cgp_json *j, const char *s, size_t n)
 {
@@ -111,8 +143,11 @@ static void str_body(struct cgp_json *j, const char *s, size_t n)
 		unsigned char c = (unsigned char)s[i];
 		char e[8];
 		size_t k;
-		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f &&
-		    !(j->html && (c == '<' || c == '>' || c == '&'))) {
+		if (!j->html && i + 8 <= n && plain8(cgp_load8(s + i))) {
+			i += 8, run += 8;
+			continue;
+		}
+		if (plain_ascii[c] && !(j->html && (c == '<' || c == '>' || c == '&'))) {
 			i++, run++;
 			continue;
 		}
@@ -161,9 +196,22 @@ static void str_body(struct cgp_json *j, const char *s, size_t n)
 
 void cgp_json_key(struct cgp_json *j, const char *k)
 {
+	size_t n = strlen(k), i;
+
 	sep(j);
-	str_body(j, k, strlen(k));
-	put(j, ":", 1);
+	for (i = 0; i < n && plain_ascii[(unsigned char)k[i]]; i++)
+		;
+	if (i == n && n + 3 <= sizeof j->o->buf - j->o->len) {
+		/* A plain key (all of the report's): "key": in one piece. */
+		char *q = j->o->buf + j->o->len;
+		q[0] = '"';
+		memcpy(q + 1, k, n);
+		memcpy(q + 1 + n, "\":", 2);
+		j->o->len += n + 3;
+	} else {
+		str_body(j, k, n);
+		put(j, ":", 1);
+	}
 	j->first[j->depth] = 2;   /* the value that follows takes no comma */
 }
 
@@ -264,16 +312,51 @@ static void key_arr(struct cgp_json *j, const char *k)
 	open_(j, '[');
 }
 
-/* An array of the values of one side of v. */
+/* An array of the values of one side of v in the columns cols[0..n)
+ * (NULL: every column).  An array's scalars take no newline, so the values
+ * go straight into the output buffer, a comma between them (the hot path
+ * of big reports). */
+static void vals_of(struct cgp_json *j, const struct cgp_model *m, const int64_t *v,
+		    int side, const char *key, const unsigned *cols, unsigned n)
+{
+	size_t room = 48 * (size_t)n + 8;
+	unsigned c;
+	char *q, *b;
+
+	key_arr(j, key);
+	if (room > sizeof j->o->buf) {
+		for (c = 0; c < n; c++)
+			cgp_json_val(j, m, cols ? cols[c] : c,
+				     cgp_mval(m, v, side, cols ? cols[c] : c));
+		cgp_json_end(j, ']');
+		return;
+	}
+	q = b = cgp_out_room(j->o, room);
+	for (c = 0; c < n; c++) {
+		unsigned k = cols ? cols[c] : c;
+		int64_t x = cgp_mval(m, v, side, k);
+		if (c)
+			*q++ = ',';
+		if (m->ratio[k] && x == CGP_NA) {
+			memcpy(q, "null", 4);
+			q += 4;
+		} else if (m->ratio[k]) {
+			q += cgp_model_fmt(m, k, x, 0, q);
+		} else if ((uint64_t)x < 10) {  /* most */
+			*q++ = (char)('0' + x);
+		} else {
+			q += cgp_fmt_int(q, x);
+		}
+	}
+	j->o->len += (size_t)(q - b);
+	j->first[j->depth] = 0;
+	cgp_json_end(j, ']');
+}
+
 static void vals(struct cgp_json *j, const struct cgp_model *m, const int64_t *v,
 		 int side, const char *key)
 {
-	unsigned k;
-
-	key_arr(j, key);
-	for (k = 0; k < m->ncol; k++)
-		cgp_json_val(j, m, k, cgp_mval(m, v, side, k));
-	cgp_json_end(j, ']');
+	vals_of(j, m, v, side, key, NULL, m->ncol);
 }
 
 /* "counts", or "old", "new" and "delta". */
@@ -308,8 +391,42 @@ static int reaches(const struct cgp_model *m, const int64_t *v,
 	return a >= tcount;
 }
 
+/*
+ * The counts of a row are the same text in both tables (file_function and
+ * function_file list the same rows, each right after its name, at the
+ * same depth), so the first table keeps each row's and the second copies
+ * it: half the numbers of a big report are formatted once only.  Owned by
+ * cgp_json_report().
+ */
+struct rowtext {
+	struct cgp_buf text;  /* every kept row's counts */
+	size_t *at;           /* row r's in text: at[r], length len[r] */
+	uint32_t *len;        /* 0: not kept */
+};
+
+/* The counts of row r, from rt when kept, else formatted and kept (taken
+ * from the output buffer, unless it was written out meanwhile). */
+static void row_counts(struct cgp_json *j, const struct cgp_model *m, size_t r,
+		       struct rowtext *rt)
+{
+	struct cgp_out *o = j->o;
+	size_t start = o->len;
+	uint64_t written = o->written;
+
+	if (rt->len && rt->len[r]) {
+		put(j, rt->text.s + rt->at[r], rt->len[r]);
+		return;
+	}
+	counts(j, m, m->row[r].v);
+	if (rt->len && o->written == written && o->errnum == 0 && o->len - start <= UINT32_MAX &&
+	    !cgp_buf_add(&rt->text, o->buf + start, o->len - start)) {
+		rt->at[r] = rt->text.len - (o->len - start);
+		rt->len[r] = (uint32_t)(o->len - start);
+	}
+}
+
 static void table(struct cgp_json *j, const struct cgp_model *m,
-		  const struct cgp_json_info *info, int by_fn)
+		  const struct cgp_json_info *info, int by_fn, struct rowtext *rt)
 {
 	const struct cgp_mgroup *g = by_fn ? m->func : m->file;
 	size_t n = by_fn ? m->nfunc : m->nfile, i, r;
@@ -336,7 +453,7 @@ static void table(struct cgp_json *j, const struct cgp_model *m,
 				continue;
 			cgp_json_obj(j);
 			name_member(j, by_fn ? "file" : "function", by_fn ? x->file : x->fn);
-			counts(j, m, x->v);
+			row_counts(j, m, g[i].rows[r], rt);
 			cgp_json_end(j, '}');
 		}
 		cgp_json_end(j, ']');
@@ -500,12 +617,9 @@ static void changes(struct cgp_json *j, const struct cgp_model *m,
 		cgp_json_obj(j);
 		name_member(j, "file", r->file);
 		name_member(j, "function", r->fn);
-		for (s = 0; s < 3; s++) {
-			key_arr(j, s == 0 ? "old" : s == 1 ? "new" : "delta");
-			for (c = 0; c < ncols; c++)
-				cgp_json_val(j, m, cols[c], cgp_mval(m, r->v, s, cols[c]));
-			cgp_json_end(j, ']');
-		}
+		for (s = 0; s < 3; s++)
+			vals_of(j, m, r->v, s, s == 0 ? "old" : s == 1 ? "new" : "delta",
+				cols, ncols);
 		cgp_json_end(j, '}');
 	}
 	cgp_json_end(j, ']');
@@ -595,16 +709,26 @@ int cgp_json_report(struct cgp_out *o, const struct cgp_model *m,
 		    const struct cgp_json_info *info, struct cgp_error *err)
 {
 	struct cgp_json j;
+	struct rowtext rt = { CGP_BUF_INIT(SIZE_MAX / 2), NULL, NULL };
 	int nomem = 0;
 
+	rt.at = malloc((m->nrow + 1) * sizeof *rt.at);
+	rt.len = calloc(m->nrow + 1, sizeof *rt.len);
+	if (!rt.at || !rt.len) {
+		free(rt.len);
+		rt.len = NULL;
+	}
 	cgp_json_init(&j, o);
 	cgp_json_obj(&j);
 	header(&j, m, info);
 	key_obj(&j, "totals");
 	counts(&j, m, m->total);
 	cgp_json_end(&j, '}');
-	table(&j, m, info, 0);
-	table(&j, m, info, 1);
+	table(&j, m, info, 0, &rt);
+	table(&j, m, info, 1, &rt);
+	cgp_buf_release(&rt.text);
+	free(rt.at);
+	free(rt.len);
 	if (m->asum[0])
 		annotation_summary(&j, m);
 	if (info->lines && m->lines && lines(&j, m))

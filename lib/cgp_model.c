@@ -140,30 +140,172 @@ int cgp_model_accumulate(const struct cgp_model *m, int64_t *dst, const int64_t 
 	return rc ? rc : complete(m, dst, err);
 }
 
-/* Rows sorted for grouping: by the group's name, then the other name.
- * Names are interned, so the same name is the same pointer and comparing
- * addresses groups them (much faster than comparing text; the order of
- * the groups is set by cgp_model_sort()). */
-static const struct cgp_model *group_m;
-static int group_by_fn;
+/* Rows sorted for grouping: by the group's name, then the other name,
+ * then the row.  Names are interned, so the same name is the same pointer
+ * and comparing addresses groups them (much faster than comparing text;
+ * the order of the groups is set by cgp_model_sort()); the addresses are
+ * taken into the keys once, so that the sort reads no row. */
+struct gkey {
+	uintptr_t name, other;
+	size_t row;
+};
 
-static int cmp_ptr(const void *x, const void *y)
+static int cmp_gkey(const void *p, const void *q)
 {
-	return ((uintptr_t)x > (uintptr_t)y) - ((uintptr_t)x < (uintptr_t)y);
+	const struct gkey *x = p, *y = q;
+
+	if (x->name != y->name)
+		return x->name > y->name ? 1 : -1;
+	if (x->other != y->other)
+		return x->other > y->other ? 1 : -1;
+	return (x->row > y->row) - (x->row < y->row);
 }
 
-static int cmp_for_group(const void *p, const void *q)
+/* The distinct names of keys k[0..n) in first-seen order: each key's
+ * group number in grp[], the names in *names (malloc'd), their number
+ * returned; -1 without memory.  An open-addressing table of the names. */
+static long group_numbers(const struct gkey *k, size_t n, uint32_t *grp, uintptr_t **names)
 {
-	const struct cgp_mrow *x = &group_m->row[*(const size_t *)p];
-	const struct cgp_mrow *y = &group_m->row[*(const size_t *)q];
-	int c = group_by_fn ? cmp_ptr(x->fn, y->fn) : cmp_ptr(x->file, y->file);
+	size_t cap = 16, mask, i, s;
+	uintptr_t *slot;
+	uint32_t *num;
+	long ng = 0;
 
-	if (c)
-		return c;
-	c = group_by_fn ? cmp_ptr(x->file, y->file) : cmp_ptr(x->fn, y->fn);
-	if (c)
-		return c;
-	return (*(const size_t *)p > *(const size_t *)q) - (*(const size_t *)p < *(const size_t *)q);
+	while (cap < 2 * n)
+		cap *= 2;
+	mask = cap - 1;
+	slot = calloc(cap, sizeof *slot);
+	num = malloc(cap * sizeof *num);
+	*names = malloc((n + 1) * sizeof **names);
+	if (!slot || !num || !*names) {
+		free(slot);
+		free(num);
+		free(*names);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		for (s = (k[i].name * 0x9e3779b97f4a7c15ull >> 20) & mask;
+		     slot[s] && slot[s] != k[i].name; s = (s + 1) & mask)
+			;
+		if (!slot[s]) {
+			slot[s] = k[i].name;
+			num[s] = (uint32_t)ng;
+			(*names)[ng++] = k[i].name;
+		}
+		grp[i] = num[s];
+	}
+	free(slot);
+	free(num);
+	return ng;
+}
+
+/* A name and its number, to rank names by address. */
+struct gname {
+	uintptr_t name;
+	uint32_t num;
+};
+
+static int cmp_gname(const void *p, const void *q)
+{
+	const struct gname *x = p, *y = q;
+
+	return (x->name > y->name) - (x->name < y->name);
+}
+
+/* rank[g]: the place of names[g] (distinct, ng of them) in address
+ * order.  0, or -1 without memory. */
+static int group_ranks(const uintptr_t *names, size_t ng, uint32_t *rank)
+{
+	struct gname *x = malloc((ng + 1) * sizeof *x);
+	size_t g;
+
+	if (!x)
+		return -1;
+	for (g = 0; g < ng; g++)
+		x[g] = (struct gname){ names[g], (uint32_t)g };
+	qsort(x, ng, sizeof *x, cmp_gname);
+	for (g = 0; g < ng; g++)
+		rank[x[g].num] = (uint32_t)g;
+	free(x);
+	return 0;
+}
+
+/* The keys k[0..n), whose names have the ranks rank[grp[i]] (of ng),
+ * into out[0..n) in cmp_gkey() order: each row put in its name's bucket
+ * (buckets by rank, rows in row order), then each bucket sorted by the
+ * other name and the row.  0, or -1 without memory. */
+static int group_buckets(const struct gkey *k, size_t n, const uint32_t *grp,
+			 const uint32_t *rank, size_t ng, struct gkey *out)
+{
+	size_t *end = calloc(ng + 1, sizeof *end), i, g;
+
+	if (!end)
+		return -1;
+	for (i = 0; i < n; i++)
+		end[rank[grp[i]] + 1]++;
+	for (g = 0; g < ng; g++)
+		end[g + 1] += end[g];   /* end[g]: where bucket g starts */
+	for (i = 0; i < n; i++)
+		out[end[rank[grp[i]]]++] = k[i];   /* then: where it ends */
+	for (g = 0, i = 0; g < ng; i = end[g++])
+		qsort(out + i, end[g] - i, sizeof *out, cmp_gkey);
+	free(end);
+	return 0;
+}
+
+/* The keys k[0..n) in cmp_gkey() order, into out[0..n), without sorting
+ * them all: the names are numbered and ranked, and the rows bucketed by
+ * them.  0, or -1 without memory. */
+static int group_sort(const struct gkey *k, size_t n, struct gkey *out)
+{
+	uint32_t *grp = malloc((n + 1) * sizeof *grp), *rank = NULL;
+	uintptr_t *names = NULL;
+	long ng = grp ? group_numbers(k, n, grp, &names) : -1;
+	int rc = -1;
+
+	if (ng >= 0 && (rank = malloc(((size_t)ng + 1) * sizeof *rank)) &&
+	    !group_ranks(names, (size_t)ng, rank))
+		rc = group_buckets(k, n, grp, rank, (size_t)ng, out);
+	if (ng >= 0)
+		free(names);
+	free(rank);
+	free(grp);
+	return rc;
+}
+
+/* The rows of m to group by function (by_fn) or by file, sorted, into
+ * idx[0..*n): rows without such a name left out.  0, or -1 without
+ * memory. */
+static int group_order(const struct cgp_model *m, int by_fn, size_t *idx, size_t *n)
+{
+	struct gkey *k = malloc((m->nrow + 1) * sizeof *k);
+	struct gkey *out = malloc((m->nrow + 1) * sizeof *out);
+	unsigned skip = by_fn ? CGP_CC_NOFN : CGP_CC_NOFILE;
+	size_t i;
+
+	if (!k || !out) {
+		free(k);
+		free(out);
+		return -1;
+	}
+	for (*n = i = 0; i < m->nrow; i++) {
+		const struct cgp_mrow *r = &m->row[i];
+		if (r->flags & skip)
+			continue;
+		k[*n].name = (uintptr_t)(by_fn ? r->fn : r->file);
+		k[*n].other = (uintptr_t)(by_fn ? r->file : r->fn);
+		k[(*n)++].row = i;
+	}
+	if (group_sort(k, *n, out)) {
+		free(k);
+		free(out);
+		return -1;
+	}
+	for (i = 0; i < *n; i++)
+		idx[i] = out[i].row;
+	free(k);
+	free(out);
+	return 0;
 }
 
 /* Builds one grouping: by file (leaving out rows without a file) or by
@@ -173,16 +315,11 @@ static int group(struct cgp_model *m, int by_fn, struct cgp_mgroup **out, size_t
 {
 	size_t *idx = malloc((m->nrow + 1) * sizeof *idx), n = 0, i, j, ng = 0;
 	struct cgp_mgroup *g;
-	unsigned skip = by_fn ? CGP_CC_NOFN : CGP_CC_NOFILE;
 
-	if (!idx)
+	if (!idx || group_order(m, by_fn, idx, &n)) {
+		free(idx);
 		return nomem(err);
-	for (i = 0; i < m->nrow; i++)
-		if (!(m->row[i].flags & skip))
-			idx[n++] = i;
-	group_m = m;
-	group_by_fn = by_fn;
-	qsort(idx, n, sizeof *idx, cmp_for_group);
+	}
 	g = calloc(n + 1, sizeof *g);
 	if (!g) {
 		free(idx);
@@ -289,21 +426,66 @@ static int cmp_member(const void *p, const void *q)
 			sort_inner_by_fn ? y->fn : y->file);
 }
 
+/* A member of a group with the magnitude of its first sort value, taken
+ * from its row once: most comparisons end there, without reading rows. */
+struct mkey {
+	uint64_t first;
+	size_t row;
+};
+
+static int cmp_mkey(const void *p, const void *q)
+{
+	const struct mkey *x = p, *y = q;
+
+	if (x->first != y->first)
+		return x->first < y->first ? 1 : -1;
+	return cmp_member(&x->row, &y->row);
+}
+
+/* Sorts the rows of group g with cmp_member() (through keys k, room for
+ * the biggest group; NULL: directly). */
+static void sort_members(struct cgp_mgroup *g, struct mkey *k)
+{
+	size_t side = sort_m->diff ? 2 * (size_t)sort_m->ncol : 0, i;
+
+	if (!k || !sort_n) {
+		qsort(g->rows, g->nrows, sizeof *g->rows, cmp_member);
+		return;
+	}
+	for (i = 0; i < g->nrows; i++) {
+		const int64_t *v = sort_m->row[g->rows[i]].v + side;
+		k[i].first = cgp_model_mag(sort_m, sort_k[0], v[sort_k[0]]);
+		k[i].row = g->rows[i];
+	}
+	qsort(k, g->nrows, sizeof *k, cmp_mkey);
+	for (i = 0; i < g->nrows; i++)
+		g->rows[i] = k[i].row;
+}
+
 void cgp_model_sort(struct cgp_model *m, const unsigned *sort, unsigned nsort)
 {
-	size_t i;
+	size_t i, most = 0;
+	struct mkey *k;
 
 	sort_m = m;
 	sort_k = sort;
 	sort_n = nsort;
 	qsort(m->file, m->nfile, sizeof *m->file, cmp_group);
 	qsort(m->func, m->nfunc, sizeof *m->func, cmp_group);
+	for (i = 0; i < m->nfile || i < m->nfunc; i++) {
+		if (i < m->nfile && m->file[i].nrows > most)
+			most = m->file[i].nrows;
+		if (i < m->nfunc && m->func[i].nrows > most)
+			most = m->func[i].nrows;
+	}
+	k = malloc((most + 1) * sizeof *k);  /* (without it: qsort of the rows) */
 	sort_inner_by_fn = 1;
 	for (i = 0; i < m->nfile; i++)
-		qsort(m->file[i].rows, m->file[i].nrows, sizeof(size_t), cmp_member);
+		sort_members(&m->file[i], k);
 	sort_inner_by_fn = 0;
 	for (i = 0; i < m->nfunc; i++)
-		qsort(m->func[i].rows, m->func[i].nrows, sizeof(size_t), cmp_member);
+		sort_members(&m->func[i], k);
+	free(k);
 }
 
 size_t cgp_fmt_ratio(char *buf, int64_t v, int commas)

@@ -5,6 +5,7 @@
  */
 #include <config.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -138,6 +139,52 @@ static void test_limits(void)
 	CHECKF(gate1("fn=[:Ir:1", &al) == CGP_EUSAGE, "bad regex");
 }
 
+/* The ranked table of the gate's text shows its first 20 rows, picked
+ * without sorting them all: the same rows, in the same order, as the full
+ * ranking, with many rows of equal changes (ties broken by name) and rows
+ * without a change. */
+static void test_ranked_top(void)
+{
+	enum { N = 300 };
+	static char names[N][8];
+	static struct cgp_name fn[N];
+	struct cgp_model m;
+	struct cgp_limit l;
+	struct cgp_error err = CGP_ERROR_INIT;
+	struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
+	size_t *idx = NULL, i;
+	const char *at;
+	long nr;
+	unsigned bad = 0;
+
+	cgp_model_init(&m, 1, events, 2, NULL);
+	for (i = 0; i < N; i++) {
+		int64_t o[2] = { 1000, 0 }, n[2] = { 1000 + (int64_t)(i * 7 % 13) * 10, 0 };
+		snprintf(names[i], sizeof names[i], "f%03zu", (i * 37) % N);
+		fn[i] = (struct cgp_name){ names[i], 4 };
+		CHECK(!cgp_model_add(&m, &a_c, &fn[i], 0, o, n, &err));
+	}
+	CHECK(!cgp_model_finish(&m, &err));
+	CHECK(!cgp_limit_parse(&l, "Ir:+1000%", &err) && cgp_gate_eval(&m, &l, 1, &err) == 0);
+	nr = cgp_gate_ranked(&m, &l, 1, &idx);
+	CHECK(!cgp_gate_text(&b, &m, &l, 1, 80, 20, &err) && b.s);
+	/* The 20 functions of the text, in the ranking's order. */
+	at = b.s;
+	for (i = 0; nr > 0 && i < 20 && at; i++) {
+		char want[16];
+		snprintf(want, sizeof want, "a.c:%s\n", m.row[idx[i]].fn->s);
+		at = strstr(at, want);
+		bad += !at;
+	}
+	CHECKF(nr == N - N / 13 - 1 && bad == 0, "%ld rows ranked, %u of the first 20 not in order",
+	       nr, bad);
+	free(idx);
+	cgp_buf_release(&b);
+	cgp_limit_release(&l);
+	cgp_error_release(&err);
+	cgp_model_release(&m);
+}
+
 /* The JSON text of one string. */
 static char *json_of(const char *s, size_t n, int html)
 {
@@ -256,6 +303,7 @@ int main(void)
 {
 	RUN(test_formulas);
 	RUN(test_limits);
+	RUN(test_ranked_top);
 	RUN(test_json_escapes);
 	RUN(test_subst_chain);
 	return unit_finish("test_lib_model");
