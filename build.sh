@@ -23,7 +23,6 @@
 set -eu
 
 PACKAGES="gcc g++ make autoconf automake pkg-config valgrind gcc-multilib
-PACKAGES="gcc g++ make autoconf automake pkg-config valgrind gcc-multilib
 g++-multilib libc6-dev libpcre2-dev libelf-dev libdw-dev libcapstone-dev
 libiberty-dev elfutils binutils clang
 libclang-rt-14-dev time bzip2 sqlite3 file strace man-db jq
