@@ -53,7 +53,10 @@
    vector version.  The code (cg_ref_vector_avx2, in cg_sim.h so that
    helpers compiled for AVX2 can inline it) is compiled for AVX2 only
    inside these functions and chosen at run time, so the tool still runs
-   on any x86-64 host. */
+   on any x86-64 host.  Compact tags have their own version, eight ways to
+   a register, for every multiple of 4 ways up to 32
+   (cg_ref_vector32_avx2): the LL's references, one per first-level miss,
+   hit deep in their set as often as not. */
 
 #ifdef CG_SIM_AVX2
 #define CG_REF_VECTOR(n)                                                    \
@@ -66,6 +69,22 @@ CG_REF_VECTOR(4)
 CG_REF_VECTOR(8)
 CG_REF_VECTOR(12)
 CG_REF_VECTOR(16)
+
+/* Compact tags, eight to a register: every multiple of 4 ways up to 32. */
+#define CG_REF_VECTOR32(n)                                                  \
+   static __attribute__((target("avx2")))                                  \
+   int cg_ref_vector32_##n(uint32_t *set, uint32_t block)                  \
+   {                                                                        \
+      return cg_ref_vector32_avx2(set, block, (n + 7) / 8, n);              \
+   }
+CG_REF_VECTOR32(4)
+CG_REF_VECTOR32(8)
+CG_REF_VECTOR32(12)
+CG_REF_VECTOR32(16)
+CG_REF_VECTOR32(20)
+CG_REF_VECTOR32(24)
+CG_REF_VECTOR32(28)
+CG_REF_VECTOR32(32)
 
 /* 1 if the host runs AVX2 code (the CPU has it and the kernel saves its
    registers), 0 if not; asked once. */
@@ -90,6 +109,7 @@ uint32_t cg_cache_vector_groups(const struct cg_cache *c)
 int cg_cache_use_vector(struct cg_cache *c, int enable)
 {
    c->ref_vector = 0;
+   c->ref_vector32 = 0;
 #ifdef CG_SIM_AVX2
    if (enable && c->tags != 0 && cg_host_has_avx2()) {
       switch (c->assoc) {
@@ -100,10 +120,23 @@ int cg_cache_use_vector(struct cg_cache *c, int enable)
       default: break;
       }
    }
+   if (enable && c->tags32 != 0 && cg_host_has_avx2()) {
+      switch (c->assoc) {
+      case 4: c->ref_vector32 = cg_ref_vector32_4; break;
+      case 8: c->ref_vector32 = cg_ref_vector32_8; break;
+      case 12: c->ref_vector32 = cg_ref_vector32_12; break;
+      case 16: c->ref_vector32 = cg_ref_vector32_16; break;
+      case 20: c->ref_vector32 = cg_ref_vector32_20; break;
+      case 24: c->ref_vector32 = cg_ref_vector32_24; break;
+      case 28: c->ref_vector32 = cg_ref_vector32_28; break;
+      case 32: c->ref_vector32 = cg_ref_vector32_32; break;
+      default: break;
+      }
+   }
 #else
    (void)enable;
 #endif
-   return c->ref_vector != 0;
+   return c->ref_vector != 0 || c->ref_vector32 != 0;
 }
 
 /* log2 of a power of two. */
@@ -167,7 +200,9 @@ void cg_cache_init(struct cg_cache *c, const struct cg_cache_config *cfg,
 
 size_t cg_cache_tag_bytes32(const struct cg_cache_config *cfg)
 {
-   return cg_cache_tag_bytes(cfg) / sizeof(uintptr_t) * sizeof(uint32_t);
+   size_t n = cg_cache_tag_bytes(cfg) / sizeof(uintptr_t);
+
+   return n != 0 ? n * sizeof(uint32_t) + CG_TAGS32_SLACK : 0;
 }
 
 void cg_cache_init32_zeroed(struct cg_cache *c,
@@ -177,7 +212,7 @@ void cg_cache_init32_zeroed(struct cg_cache *c,
    cg_cache_set_geometry(c, cfg);
    c->tags = 0;
    c->tags32 = zeroed_storage;
-   c->ref_vector = 0;
+   cg_cache_use_vector(c, 1);
 }
 
 void cg_cache_widen(struct cg_cache *c, uintptr_t *storage)

@@ -68,6 +68,8 @@ struct cg_cache {
       instead of the scalar loop: a vector version for this associativity
       (see cg_cache_use_vector).  Returns 1 on a miss, 0 on a hit. */
    int (*ref_vector)(uintptr_t *set, uintptr_t block);
+   /* The same for a set of compact tags. */
+   int (*ref_vector32)(uint32_t *set, uint32_t block);
 };
 
 /* Bytes of tag storage that cg_cache_init needs for cfg, that is
@@ -207,6 +209,51 @@ int cg_cache_ref_block_avx2(struct cg_cache *c, uintptr_t block,
       return 0;
    return cg_ref_vector_avx2(set, block, groups);
 }
+
+/* The AVX2 reference to a set of ways compact tags, ways a multiple of 4
+   from 4 to 32, in 8 * groups lanes (groups = (ways + 7) / 8): the same
+   method as cg_ref_vector_avx2, eight ways to a register.  When ways is
+   not a multiple of 8, the last register also holds the 4 tags that
+   follow the set, which are read and written back unchanged: the set
+   must be followed by 16 readable and writable bytes.  Returns 1 on a
+   miss, 0 on a hit. */
+static inline __attribute__((always_inline, target("avx2")))
+int cg_ref_vector32_avx2(uint32_t *set, uint32_t block, uint32_t groups,
+                         uint32_t ways)
+{
+   const __m256i b = _mm256_set1_epi32((int)block);
+   const __m256i eight = _mm256_set1_epi32(8);
+   /* Lane i takes lane i - 1, lane 0 lane 7 (replaced below). */
+   const __m256i up = _mm256_setr_epi32(7, 0, 1, 2, 3, 4, 5, 6);
+   __m256i old[4], rotated[4], pos1, index;
+   uint32_t match = 0, g;
+
+   for (g = 0; g < groups; g++) {
+      old[g] = _mm256_loadu_si256((const __m256i *)(set + 8 * g));
+      match |= (uint32_t)_mm256_movemask_ps(
+                  _mm256_castsi256_ps(_mm256_cmpeq_epi32(old[g], b)))
+               << (8 * g);
+   }
+   if (ways != 8 * groups)
+      match &= (1u << ways) - 1;     /* not the tags after the set */
+   /* p + 1, in every lane: way i takes its predecessor's tag iff i < p + 1. */
+   pos1 = _mm256_set1_epi32(
+      (int)__builtin_ctz(match | 1u << (ways - 1)) + 1);
+   index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+   for (g = 0; g < groups; g++) {
+      /* Ways 8g-1 .. 8g+6: the group moved down by one, its first lane
+         from the last way of the previous group, or the block. */
+      __m256i shifted;
+      rotated[g] = _mm256_permutevar8x32_epi32(old[g], up);
+      shifted = _mm256_blend_epi32(rotated[g], g == 0 ? b : rotated[g - 1],
+                                   0x01);
+      __m256i take = _mm256_cmpgt_epi32(pos1, index);
+      _mm256_storeu_si256((__m256i *)(set + 8 * g),
+                          _mm256_blendv_epi8(old[g], shifted, take));
+      index = _mm256_add_epi32(index, eight);
+   }
+   return match == 0;
+}
 #endif
 
 /* 0, or n if c uses the AVX2 vector reference for 4 * n ways (then
@@ -214,10 +261,11 @@ int cg_cache_ref_block_avx2(struct cg_cache *c, uintptr_t block,
    cg_cache_ref_block). */
 uint32_t cg_cache_vector_groups(const struct cg_cache *c);
 
-/* Whether the host can run a vector version of the full-width reference
-   for caches of assoc ways; if so, and if enable is non-zero, c uses it
-   from now on (enable 0 goes back to the scalar loop).  Returns whether c
-   now uses one.  Both versions give identical results and leave identical
+/* Whether the host can run a vector version of the reference for caches
+   of assoc ways with c's kind of tags (full-width: ref_vector, compact:
+   ref_vector32); if so, and if enable is non-zero, c uses it from now on
+   (enable 0 goes back to the scalar loop).  Returns whether c now uses
+   one.  Both versions give identical results and leave identical
    tags: the vector one only avoids the scan's unpredictable exit, which
    dominates the cost of a reference that misses way 0.  The init
    functions call this with enable 1; the unit tests compare both. */
@@ -250,7 +298,11 @@ static inline int cg_cache_ref(struct cg_cache *c, cg_addr_t addr,
 
 #define CG_CACHE_WIDEN (-1)
 
-/* Bytes of compact tag storage for cfg: sets * assoc * 4. */
+/* Bytes of compact tag storage for cfg: sets * assoc * 4, and
+   CG_TAGS32_SLACK bytes after them, which the vector reference of an
+   associativity that is not a multiple of 8 reads and writes back
+   unchanged (see cg_ref_vector32_avx2). */
+#define CG_TAGS32_SLACK 32
 size_t cg_cache_tag_bytes32(const struct cg_cache_config *cfg);
 
 /* Sets c up with compact tags in zeroed_storage (cg_cache_tag_bytes32(cfg)
@@ -266,7 +318,11 @@ void cg_cache_init32_zeroed(struct cg_cache *c,
 void cg_cache_widen(struct cg_cache *c, uintptr_t *storage);
 
 /* cg_cache_ref_block for compact tags; block fits in 32 bits. */
-CG_DEFINE_REF_BLOCK(cg_cache_ref_block32, uint32_t, tags32, )
+#define CG_REF_VECTOR32_PATH                                                \
+   if (c->ref_vector32 != 0)                                                \
+      return c->ref_vector32(set, block);
+CG_DEFINE_REF_BLOCK(cg_cache_ref_block32, uint32_t, tags32,
+                    CG_REF_VECTOR32_PATH)
 
 /* Out-of-line part of cg_cache_ref32 for two-line accesses. */
 int cg_cache_ref_straddle32(struct cg_cache *c, cg_addr_t addr, uint8_t size,

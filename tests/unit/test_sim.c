@@ -722,7 +722,8 @@ static void test_against_reference_inline_avx2_all(void)
    or 16 ways, and only on an x86-64 host with AVX2. */
 static void test_vector_choice(void)
 {
-   static const int32_t assocs[] = { 1, 2, 3, 4, 6, 8, 12, 16, 32 };
+   static const int32_t assocs[] = { 1, 2, 3, 4, 6, 8, 12, 16, 20, 24, 28,
+                                     32, 36 };
    int host = 0;
    size_t i;
 
@@ -737,6 +738,7 @@ static void test_vector_choice(void)
       uint32_t *store32 = calloc(1, cg_cache_tag_bytes32(&cfg));
       struct cg_cache c;
       int want = host && (a == 4 || a == 8 || a == 12 || a == 16);
+      int want32 = host && a % 4 == 0 && a <= 32;
 
       if (store == NULL || store32 == NULL)
          exit(2);
@@ -747,13 +749,20 @@ static void test_vector_choice(void)
       CHECK(c.ref_vector == 0);
       CHECK_EQ(cg_cache_vector_groups(&c), 0);
       CHECK_EQ(cg_cache_use_vector(&c, 1), want);
-      /* Compact tags never: the vector code reads full-width ones ... */
+      CHECK(c.ref_vector32 == 0);
+      /* Compact tags: the vector code of compact tags, for every multiple
+         of 4 ways up to 32 ... */
       cg_cache_init32_zeroed(&c, &cfg, store32);
       CHECK(c.ref_vector == 0);
-      CHECK_EQ(cg_cache_use_vector(&c, 1), 0);
-      /* ... until widened. */
+      CHECK_EQ(c.ref_vector32 != 0, want32);
+      CHECK_EQ(cg_cache_vector_groups(&c), 0);
+      CHECK_EQ(cg_cache_use_vector(&c, 0), 0);
+      CHECK(c.ref_vector32 == 0);
+      CHECK_EQ(cg_cache_use_vector(&c, 1), want32);
+      /* ... and that of full-width ones once widened. */
       cg_cache_widen(&c, store);
       CHECK_EQ(c.ref_vector != 0, want);
+      CHECK(c.ref_vector32 == 0);
       free(store);
       free(store32);
    }
@@ -802,13 +811,26 @@ static void test_hierarchy_against_reference(void)
 
 /* Compact (32-bit) tags behave exactly like full ones: the same random
    traces, step by step, on caches of both kinds (cg_cache_init32_zeroed
-   wants zeroed memory: calloc). */
-static void test_compact_tags(void)
+   wants zeroed memory: calloc), with the vector reference of compact tags
+   where the host and the associativity have one (vector) or with the
+   scalar loop.  The slack after the tags must be as it was. */
+static void check_compact_tags(int vector)
 {
    static const struct geometry geos[] = {
       { 3145728, 12, 64, 0x10000000u },
       { 65536, 1, 64, 0x7ff00000u },
       { 98304, 3, 256, 0 },
+      { 8388608, 16, 64, 0x20000000u },
+      { 32768, 8, 64, 0x0804a000u },
+      { 16384, 4, 32, 0x40000000u },
+      { 1048576, 4, 64, 0 },
+      { 4096, 64, 64, 0x7fff0000u },
+      { 163840, 20, 64, 0x1000u },
+      { 196608, 24, 64, 0x30000000u },
+      { 229376, 28, 128, 0 },
+      { 1048576, 32, 64, 0x10000u },
+      { 2048, 32, 64, 0 },          /* one set: the slack follows it */
+      { 1024, 4, 64, 0 },
    };
    size_t g;
 
@@ -816,17 +838,20 @@ static void test_compact_tags(void)
       const struct geometry *geo = &geos[g];
       struct cg_cache_config cfg = { geo->size, geo->assoc, geo->line };
       uintptr_t *full = malloc(cg_cache_tag_bytes(&cfg));
-      uint32_t *compact = calloc(1, cg_cache_tag_bytes32(&cfg));
+      size_t bytes32 = cg_cache_tag_bytes32(&cfg);
+      uint32_t *compact = calloc(1, bytes32);
       struct cg_cache a, b;
       long i, mismatches = 0;
       size_t n, w;
 
       if (full == NULL || compact == NULL)
          exit(2);
-      CHECK_EQ(cg_cache_tag_bytes32(&cfg) / sizeof(uint32_t),
+      CHECK_EQ((bytes32 - CG_TAGS32_SLACK) / sizeof(uint32_t),
                cg_cache_tag_bytes(&cfg) / sizeof(uintptr_t));
       cg_cache_init(&a, &cfg, full);
       cg_cache_init32_zeroed(&b, &cfg, compact);
+      if (!vector)
+         CHECK_EQ(cg_cache_use_vector(&b, 0), 0);
       CHECK(b.tags == NULL && b.tags32 == compact);
       CHECK_EQ(b.sets, a.sets);
       CHECK_EQ(b.assoc, a.assoc);
@@ -846,9 +871,22 @@ static void test_compact_tags(void)
       for (w = 0; w < n && a.tags[w] == b.tags32[w]; w++)
          ;
       CHECK_EQ(w, n);
+      for (w = n; w < bytes32 / sizeof(uint32_t) && compact[w] == 0; w++)
+         ;
+      CHECK_EQ(w, bytes32 / sizeof(uint32_t));
       free(full);
       free(compact);
    }
+}
+
+static void test_compact_tags(void)
+{
+   check_compact_tags(1);
+}
+
+static void test_compact_tags_scalar(void)
+{
+   check_compact_tags(0);
 }
 
 /* A block number beyond 32 bits: the compact cache reports CG_CACHE_WIDEN
@@ -863,7 +901,7 @@ static void test_compact_widen(void)
    uint32_t *compact = calloc(1, cg_cache_tag_bytes32(&cfg));
    struct cg_cache a, b;
    uint32_t before[256];
-   size_t n = cg_cache_tag_bytes32(&cfg) / sizeof(uint32_t), i;
+   size_t n = cg_cache_tag_bytes(&cfg) / sizeof(uintptr_t), i;
 
    if (full == NULL || widened == NULL || compact == NULL || n > 256)
       exit(2);
@@ -913,6 +951,7 @@ int main(void)
 {
    RUN(test_geometry);
    RUN(test_compact_tags);
+   RUN(test_compact_tags_scalar);
    RUN(test_compact_widen);
    RUN(test_lru_two_way);
    RUN(test_lru_four_way);
