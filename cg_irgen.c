@@ -84,7 +84,7 @@ IRAtom *cg_emit_maybe_miss(struct cg_irgen *ir, const struct cg_cache *c,
    Bool w64 = ty == Ity_I64;
    IRAtom *block = cg_wop(ir, Iop_Shr64, Iop_Shr32, ea,
                           cg_shift_amount(c->line_bits));
-   UWord stride = (UWord)c->assoc * sizeof(UWord);
+   UWord stride = (UWord)c->way0_stride * sizeof(UWord);
    Int shift = cg_log2_exact(stride);
    IRAtom *offset;
    if (shift >= 0 && (UInt)shift <= c->line_bits) {
@@ -104,7 +104,7 @@ IRAtom *cg_emit_maybe_miss(struct cg_irgen *ir, const struct cg_cache *c,
                   cg_hword_const(ir, stride, NULL));
    }
    IRAtom *slot = cg_wop(ir, Iop_Add64, Iop_Add32, offset,
-                         cg_ptr(ir, c->tags));
+                         cg_ptr(ir, c->way0));
    IRAtom *compare_with = block;
    if (size > 1 && c->sets > 1) {
       /* Way 0 of the first line's set can only hold the access's last line
@@ -141,7 +141,7 @@ IRAtom *cg_emit_maybe_miss(struct cg_irgen *ir, const struct cg_cache *c,
 static IRAtom *cg_emit_not_way0(struct cg_irgen *ir, const struct cg_cache *c,
                                 Addr block)
 {
-   const uintptr_t *slot = &c->tags[cg_cache_set_offset(c, block)];
+   const uintptr_t *slot = &c->way0[cg_cache_way0_offset(c, block)];
    IRType ty = ir->hword_ty;
    IRAtom *tag = cg_assign(ir, ty, IRExpr_Load(Iend_LE, ty, cg_ptr(ir, slot)));
    return cg_assign(ir, Ity_I1,
@@ -168,7 +168,3 @@ IRAtom *cg_emit_lines_not_way0(struct cg_irgen *ir, const struct cg_cache *c,
    return guard;
 }
 
-UInt cg_fetch_set_offset(const struct cg_cache *c, Addr addr, UInt len)
-{
-   return (UInt)cg_cache_set_offset(c, (addr + len - 1) >> c->line_bits);
-}

@@ -100,10 +100,10 @@ static int cg_host_has_avx2(void)
 }
 #endif
 
-uint32_t cg_cache_vector_groups(const struct cg_cache *c)
+uint32_t cg_cache_vector_ways(const struct cg_cache *c)
 {
-   /* The AVX2 functions are the only vector references. */
-   return c->ref_vector != 0 ? (uint32_t)c->assoc / 4 : 0;
+   return c->ref_vector != 0 || c->ref_vector32 != 0 ? (uint32_t)c->assoc
+                                                      : 0;
 }
 
 int cg_cache_use_vector(struct cg_cache *c, int enable)
@@ -164,7 +164,8 @@ size_t cg_cache_tag_bytes(const struct cg_cache_config *cfg)
    return (size_t)lines * sizeof(uintptr_t);
 }
 
-/* The geometry fields (tags are set by the caller). */
+/* The geometry fields, and compact tags of a plain layout (the caller
+   sets the tags and changes what differs). */
 static void cg_cache_set_geometry(struct cg_cache *c,
                                   const struct cg_cache_config *cfg)
 {
@@ -176,6 +177,10 @@ static void cg_cache_set_geometry(struct cg_cache *c,
    c->sets = n != 0 ? (uint32_t)n / (uint32_t)cfg->assoc : 0;
    c->sets_min_1 = c->sets - 1;
    c->line_bits = cg_log2((uint32_t)cfg->line_size);
+   c->stride32 = (uint32_t)cfg->assoc;
+   c->way0 = 0;
+   c->way0_stride = 0;
+   c->compact_end = (uint64_t)1 << 32;
 }
 
 void cg_cache_init_zeroed(struct cg_cache *c,
@@ -185,6 +190,9 @@ void cg_cache_init_zeroed(struct cg_cache *c,
    cg_cache_set_geometry(c, cfg);
    c->tags = zeroed_storage;
    c->tags32 = 0;
+   c->way0 = zeroed_storage;
+   c->way0_stride = (uint32_t)cfg->assoc;
+   c->compact_end = 0;
    cg_cache_use_vector(c, 1);
 }
 
@@ -215,14 +223,41 @@ void cg_cache_init32_zeroed(struct cg_cache *c,
    cg_cache_use_vector(c, 1);
 }
 
-void cg_cache_widen(struct cg_cache *c, uintptr_t *storage)
+size_t cg_cache_tag_bytes_l1(const struct cg_cache_config *cfg)
 {
-   size_t i, n = (size_t)c->sets * (uint32_t)c->assoc;
+   size_t n = cg_cache_tag_bytes(cfg) / sizeof(uintptr_t);
+
+   return n != 0 ? n / (uint32_t)cfg->assoc * CG_L1_SET_BYTES(cfg->assoc)
+                 : 0;
+}
+
+void cg_cache_init_l1(struct cg_cache *c, const struct cg_cache_config *cfg,
+                      void *storage)
+{
+   size_t i, n = cg_cache_tag_bytes_l1(cfg) / sizeof(uintptr_t);
 
    for (i = 0; i < n; i++)
-      storage[i] = c->tags32[i];
+      ((uintptr_t *)storage)[i] = 0;
+   cg_cache_set_geometry(c, cfg);
+   c->tags = 0;
+   c->tags32 = storage;
+   c->stride32 = CG_L1_SET_BYTES(cfg->assoc) / 4;
+   c->way0 = (uintptr_t *)((char *)storage + CG_L1_WAY0_AT(cfg->assoc));
+   c->way0_stride = CG_L1_SET_BYTES(cfg->assoc) / sizeof(uintptr_t);
+   cg_cache_use_vector(c, 1);
+}
+
+void cg_cache_widen(struct cg_cache *c, uintptr_t *storage)
+{
+   uint32_t s, w, assoc = (uint32_t)c->assoc;
+
+   for (s = 0; s < c->sets; s++)
+      for (w = 0; w < assoc; w++)
+         storage[(size_t)s * assoc + w] = c->tags32[(size_t)s * c->stride32
+                                                    + w];
    c->tags = storage;
    c->tags32 = 0;
+   c->compact_end = 0;
    cg_cache_use_vector(c, 1);
 }
 
