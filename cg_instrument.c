@@ -848,6 +848,7 @@ static void cg_start_sb(CgState *cgs, IRSB *sb_out, IRType hword_ty,
    }
    cgs->ir.sb_out = sb_out;
    cgs->ir.hword_ty = hword_ty;
+   cg_cc_start_block();
    cgs->n_instrs = n_instrs;
    cgs->instr_i = 0;
    cgs->events_used = 0;
