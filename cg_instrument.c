@@ -826,7 +826,8 @@ static UInt cg_mark_excluded(CgState *cgs, const IRSB *sb_in, Int first)
       Addr a = st->Ist.IMark.addr;
       if (a < seq_start || a >= seq_end) {
          seq_start = a;
-         seq_end = cg_clreq_seq_end(a, cgs->excluded.used == 0);
+         seq_end = cg_clreq_seq_end(a, st->Ist.IMark.len,
+                                    cgs->excluded.used == 0);
       }
       Bool excluded = a < seq_end;
       cg_scratch_push(&cgs->excluded, excluded);
