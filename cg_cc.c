@@ -268,14 +268,73 @@ static ULong stat_full_debugs, stat_file_line_debugs, stat_fn_debugs,
 static HChar *path_buf;
 static SizeT path_buf_size;
 
+/* The file key of the last lookup in the superblock being instrumented
+   and what it came from: the debug information's own strings, which stay
+   where they are while a superblock is instrumented (debug information
+   is only discarded by system calls), so the same pointers are the same
+   names.  Consecutive instructions mostly have the same file: this spares
+   building and interning its path each time.  Owner: cg_get_location;
+   forgotten by cg_cc_start_block. */
+static struct {
+   const HChar *file, *dir;
+   const HChar *key;
+} last_file;
+
+void cg_cc_start_block(void)
+{
+   last_file.key = NULL;
+}
+
+/* The core's VG_(get_fnname) without demangling or renaming: the symbol's
+   own name, in the debug information's string pool (pools give one
+   string one address).  pub_core_debuginfo.h declares it, a header the
+   core keeps from tools; the tool is linked with the core, whose kit
+   (Valgrind 3.14 and later, Debian 12's 3.19 included) defines it with
+   this signature. */
+extern Bool VG_(get_fnname_raw)(DiEpoch ep, Addr a, const HChar **buf);
+
+/* The function keys of recent symbols.  Demangling a C++ name is most of
+   the cost of a lookup, and the instructions of a function all have it:
+   the key of a symbol is remembered by the address of its raw name, which
+   stays that name's as long as the epoch does (the core starts a new one
+   whenever debug information is read or discarded), and the key is the
+   interned result of VG_(get_fnname), a function of that name alone.
+   Direct-mapped; owner: cg_get_location. */
+#define CG_FN_CACHE 1024
+static struct {
+   const HChar *raw;
+   const HChar *key;
+   UInt epoch;
+} fn_cache[CG_FN_CACHE];
+
+/* The function key of the instruction at addr, or NULL if no symbol
+   holds it. */
+static const HChar *cg_fn_key(DiEpoch ep, Addr addr)
+{
+   const HChar *raw, *fn;
+
+   if (!VG_(get_fnname_raw)(ep, addr, &raw))
+      return NULL;
+   UWord h = (UWord)raw >> 3;
+   UInt slot = (UInt)(h ^ (h >> 10) ^ (h >> 20)) & (CG_FN_CACHE - 1);
+   if (fn_cache[slot].raw == raw && fn_cache[slot].epoch == ep.n)
+      return fn_cache[slot].key;
+   Bool have_fn = VG_(get_fnname)(ep, addr, &fn);
+   tl_assert(have_fn);
+   fn_cache[slot].raw = raw;
+   fn_cache[slot].key = cg_intern(fn);
+   fn_cache[slot].epoch = ep.n;
+   return fn_cache[slot].key;
+}
+
 /* The (file, function, line) of the instruction at addr, from the debug
    info current now, names interned: unknown file "???" with line 0,
    unknown function "???"; the file is "<dir>/<file>" when the debug info
    gives a directory. */
 static void cg_get_location(Addr addr, const HChar **file_key,
-                            const HChar **fn_key, Int *line_no)
+                            const HChar **fn_key_out, Int *line_no)
 {
-   const HChar *file, *dir, *fn;
+   const HChar *file, *dir;
    UInt line;
    DiEpoch ep = VG_(current_DiEpoch)();
    Bool have_line = VG_(get_filename_linenum)(ep, addr, &file, &dir, &line);
@@ -285,7 +344,10 @@ static void cg_get_location(Addr addr, const HChar **file_key,
       dir = "";
       line = 0;
    }
-   if (dir[0]) {
+   if (last_file.key != NULL && file == last_file.file
+       && dir == last_file.dir) {
+      *file_key = last_file.key;
+   } else if (dir[0]) {
       SizeT need = VG_(strlen)(dir) + 1 + VG_(strlen)(file) + 1;
       if (need > path_buf_size) {
          path_buf_size = need + 256;
@@ -296,12 +358,14 @@ static void cg_get_location(Addr addr, const HChar **file_key,
    } else {
       *file_key = cg_intern(file);
    }
+   last_file.file = file;
+   last_file.dir = dir;
+   last_file.key = *file_key;
 
    /* Asked after the file name: the function-name string is only valid
       until the next name query. */
-   Bool have_fn = VG_(get_fnname)(ep, addr, &fn);
-   if (!have_fn)
-      fn = "???";
+   const HChar *fn_key = cg_fn_key(ep, addr);
+   Bool have_fn = fn_key != NULL;
 
    if (have_line && have_fn)
       stat_full_debugs++;
@@ -311,7 +375,7 @@ static void cg_get_location(Addr addr, const HChar **file_key,
       stat_fn_debugs++;
    else
       stat_no_debugs++;
-   *fn_key = cg_intern(fn);
+   *fn_key_out = have_fn ? fn_key : cg_intern("???");
    *line_no = (Int)line;
 }
 

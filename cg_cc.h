@@ -98,6 +98,10 @@ typedef struct CgLineCC {
    "<dir>/<file>" when the debug info gives a directory. */
 CgLineCC *cg_get_cc(Addr addr);
 
+/* Says that the cg_get_cc calls that follow are for a new superblock
+   (names seen in the previous one are looked up again). */
+void cg_cc_start_block(void);
+
 /* With --dump-instr=yes: the object of the instruction cost centre cc and,
    in *addr, its address in that object. */
 const CgObject *cg_cc_object(const CgLineCC *cc, Addr *addr);

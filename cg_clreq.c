@@ -47,9 +47,9 @@ static Addr cg_seq_from(Addr start)
    return start + len;
 }
 
-Addr cg_clreq_seq_end(Addr addr, Bool look_back)
+Addr cg_clreq_seq_end(Addr addr, UInt len, Bool look_back)
 {
-   Addr end = cg_seq_from(addr);
+   Addr end = len == CG_MARK_LEN ? cg_seq_from(addr) : 0;
    if (end || !look_back)
       return end;
    /* Look back at most 255 bytes, within readable pages. */

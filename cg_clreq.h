@@ -31,8 +31,10 @@
 #include "pub_tool_basics.h"
 
 /* The end (the address after its last byte) of the request sequence that
-   the instruction at addr starts (its start marker is at addr), or, with
-   look_back, any that it lies in; 0 if none. */
-Addr cg_clreq_seq_end(Addr addr, Bool look_back);
+   the instruction at addr, of len bytes, starts (it is a start marker),
+   or, with look_back, any that it lies in; 0 if none.  Only an
+   instruction of a marker's length can be one, so the others cost no
+   look at memory unless look_back. */
+Addr cg_clreq_seq_end(Addr addr, UInt len, Bool look_back);
 
 #endif /* CG_CLREQ_H */

@@ -252,9 +252,12 @@ static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
       return;
    IRAtom *guard = cg_emit_lines_not_way0(&cgs->ir, c, first, last,
                                           !first_known);
+   /* fetch_last reads the last line's block number from the record, in 32
+      bits. */
+   Bool last_only = (first_known || first == last) && last == (UInt)last;
    cg_emit_call(&cgs->ir, "cg_h_fetch",
-                first_known || first == last ? cg_sims.helpers_I1->fetch_last
-                                             : cg_sims.helpers_I1->fetch,
+                last_only ? cg_sims.helpers_I1->fetch_last
+                          : cg_sims.helpers_I1->fetch,
                 1, mkIRExprVec_1(cg_sim_arg(cgs, inode, COL_I1MR,
                                             CG_NOT_BRANCH)), guard);
 }
@@ -731,9 +734,8 @@ static void cg_fill_sims(const CgState *cgs, CgSBInfo *sbi)
       sims[r].len = inode->len;
       sims[r].misses = cg_counter(inode->cc, (CgColumnId)w[1]);
       if (w[2] == CG_NOT_BRANCH)
-         sims[r].set_off = cfg->cache_sim
-            ? cg_fetch_set_offset(&cg_sims.I1, inode->addr, inode->len)
-            : 0;
+         sims[r].last_block = (UInt)((inode->addr + inode->len - 1)
+                                     >> cg_sims.I1.line_bits);
       else
          sims[r].count_off =
             (UInt)((HChar *)&sims[r] - (HChar *)&counts[w[2]]);
@@ -824,7 +826,8 @@ static UInt cg_mark_excluded(CgState *cgs, const IRSB *sb_in, Int first)
       Addr a = st->Ist.IMark.addr;
       if (a < seq_start || a >= seq_end) {
          seq_start = a;
-         seq_end = cg_clreq_seq_end(a, cgs->excluded.used == 0);
+         seq_end = cg_clreq_seq_end(a, st->Ist.IMark.len,
+                                    cgs->excluded.used == 0);
       }
       Bool excluded = a < seq_end;
       cg_scratch_push(&cgs->excluded, excluded);
@@ -846,6 +849,7 @@ static void cg_start_sb(CgState *cgs, IRSB *sb_out, IRType hword_ty,
    }
    cgs->ir.sb_out = sb_out;
    cgs->ir.hword_ty = hword_ty;
+   cg_cc_start_block();
    cgs->n_instrs = n_instrs;
    cgs->instr_i = 0;
    cgs->events_used = 0;

@@ -31,12 +31,21 @@ IRAtom *cg_assign(struct cg_irgen *ir, IRType ty, IRExpr *e)
 
 void cg_emit_increment(struct cg_irgen *ir, IRExpr *addr_expr)
 {
-   IRAtom *addr = cg_assign(ir, ir->hword_ty, addr_expr);
+   /* A constant address is used as it is, twice (one statement fewer for
+      VEX to optimise away; the two share the IRConst, which a fixup may
+      patch). */
+   Bool is_const = addr_expr->tag == Iex_Const;
+   IRAtom *addr = is_const ? addr_expr
+                           : cg_assign(ir, ir->hword_ty, addr_expr);
    IRAtom *old = cg_assign(ir, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, addr));
    IRAtom *new = cg_assign(ir, Ity_I64,
                            IRExpr_Binop(Iop_Add64, old,
                                         IRExpr_Const(IRConst_U64(1))));
-   addStmtToIRSB(ir->sb_out, IRStmt_Store(Iend_LE, addr, new));
+   addStmtToIRSB(ir->sb_out,
+                 IRStmt_Store(Iend_LE,
+                              is_const ? IRExpr_Const(addr->Iex.Const.con)
+                                       : addr,
+                              new));
 }
 
 void cg_emit_call(struct cg_irgen *ir, const HChar *name, void *fn,
@@ -82,9 +91,8 @@ IRAtom *cg_emit_maybe_miss(struct cg_irgen *ir, const struct cg_cache *c,
 {
    IRType ty = ir->hword_ty;
    Bool w64 = ty == Ity_I64;
-   IRAtom *block = cg_wop(ir, Iop_Shr64, Iop_Shr32, ea,
-                          cg_shift_amount(c->line_bits));
-   UWord stride = (UWord)c->assoc * sizeof(UWord);
+   IRAtom *block = NULL;         /* ea's block number, made when needed */
+   UWord stride = (UWord)c->way0_stride * sizeof(UWord);
    Int shift = cg_log2_exact(stride);
    IRAtom *offset;
    if (shift >= 0 && (UInt)shift <= c->line_bits) {
@@ -96,6 +104,8 @@ IRAtom *cg_emit_maybe_miss(struct cg_irgen *ir, const struct cg_cache *c,
          offset = cg_wop(ir, Iop_Shr64, Iop_Shr32, offset,
                          cg_shift_amount(c->line_bits - shift));
    } else {
+      block = cg_wop(ir, Iop_Shr64, Iop_Shr32, ea,
+                     cg_shift_amount(c->line_bits));
       IRAtom *set = cg_wop(ir, Iop_And64, Iop_And32, block,
                            cg_hword_const(ir, c->sets_min_1, NULL));
       offset = shift >= 0
@@ -104,8 +114,8 @@ IRAtom *cg_emit_maybe_miss(struct cg_irgen *ir, const struct cg_cache *c,
                   cg_hword_const(ir, stride, NULL));
    }
    IRAtom *slot = cg_wop(ir, Iop_Add64, Iop_Add32, offset,
-                         cg_ptr(ir, c->tags));
-   IRAtom *compare_with = block;
+                         cg_ptr(ir, c->way0));
+   IRAtom *compare_with;
    if (size > 1 && c->sets > 1) {
       /* Way 0 of the first line's set can only hold the access's last line
          if that is the first line too (the next line lies in another set;
@@ -115,6 +125,10 @@ IRAtom *cg_emit_maybe_miss(struct cg_irgen *ir, const struct cg_cache *c,
                            cg_hword_const(ir, size - 1, NULL));
       compare_with = cg_wop(ir, Iop_Shr64, Iop_Shr32, end,
                             cg_shift_amount(c->line_bits));
+   } else {
+      compare_with = block ? block
+                           : cg_wop(ir, Iop_Shr64, Iop_Shr32, ea,
+                                    cg_shift_amount(c->line_bits));
    }
    /* The load as the second operand, which the instruction selector can
       take from memory directly. */
@@ -141,7 +155,7 @@ IRAtom *cg_emit_maybe_miss(struct cg_irgen *ir, const struct cg_cache *c,
 static IRAtom *cg_emit_not_way0(struct cg_irgen *ir, const struct cg_cache *c,
                                 Addr block)
 {
-   const uintptr_t *slot = &c->tags[cg_cache_set_offset(c, block)];
+   const uintptr_t *slot = &c->way0[cg_cache_way0_offset(c, block)];
    IRType ty = ir->hword_ty;
    IRAtom *tag = cg_assign(ir, ty, IRExpr_Load(Iend_LE, ty, cg_ptr(ir, slot)));
    return cg_assign(ir, Ity_I1,
@@ -168,7 +182,3 @@ IRAtom *cg_emit_lines_not_way0(struct cg_irgen *ir, const struct cg_cache *c,
    return guard;
 }
 
-UInt cg_fetch_set_offset(const struct cg_cache *c, Addr addr, UInt len)
-{
-   return (UInt)cg_cache_set_offset(c, (addr + len - 1) >> c->line_bits);
-}

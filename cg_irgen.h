@@ -61,9 +61,4 @@ IRAtom *cg_emit_maybe_miss(struct cg_irgen *ir, const struct cg_cache *c,
 IRAtom *cg_emit_lines_not_way0(struct cg_irgen *ir, const struct cg_cache *c,
                                Addr first, Addr last, Bool test_first);
 
-/* Where the set of the last line of a fetch of len bytes at addr starts in
-   c's tags, in tags: the CgSimInstr.set_off that the fetch_last helpers
-   read (cg_sims.h). */
-UInt cg_fetch_set_offset(const struct cg_cache *c, Addr addr, UInt len);
-
 #endif /* CG_IRGEN_H */

@@ -53,7 +53,10 @@
    vector version.  The code (cg_ref_vector_avx2, in cg_sim.h so that
    helpers compiled for AVX2 can inline it) is compiled for AVX2 only
    inside these functions and chosen at run time, so the tool still runs
-   on any x86-64 host. */
+   on any x86-64 host.  Compact tags have their own version, eight ways to
+   a register, for every multiple of 4 ways up to 32
+   (cg_ref_vector32_avx2): the LL's references, one per first-level miss,
+   hit deep in their set as often as not. */
 
 #ifdef CG_SIM_AVX2
 #define CG_REF_VECTOR(n)                                                    \
@@ -66,6 +69,22 @@ CG_REF_VECTOR(4)
 CG_REF_VECTOR(8)
 CG_REF_VECTOR(12)
 CG_REF_VECTOR(16)
+
+/* Compact tags, eight to a register: every multiple of 4 ways up to 32. */
+#define CG_REF_VECTOR32(n)                                                  \
+   static __attribute__((target("avx2")))                                  \
+   int cg_ref_vector32_##n(uint32_t *set, uint32_t block)                  \
+   {                                                                        \
+      return cg_ref_vector32_avx2(set, block, (n + 7) / 8, n);              \
+   }
+CG_REF_VECTOR32(4)
+CG_REF_VECTOR32(8)
+CG_REF_VECTOR32(12)
+CG_REF_VECTOR32(16)
+CG_REF_VECTOR32(20)
+CG_REF_VECTOR32(24)
+CG_REF_VECTOR32(28)
+CG_REF_VECTOR32(32)
 
 /* 1 if the host runs AVX2 code (the CPU has it and the kernel saves its
    registers), 0 if not; asked once. */
@@ -81,15 +100,16 @@ static int cg_host_has_avx2(void)
 }
 #endif
 
-uint32_t cg_cache_vector_groups(const struct cg_cache *c)
+uint32_t cg_cache_vector_ways(const struct cg_cache *c)
 {
-   /* The AVX2 functions are the only vector references. */
-   return c->ref_vector != 0 ? (uint32_t)c->assoc / 4 : 0;
+   return c->ref_vector != 0 || c->ref_vector32 != 0 ? (uint32_t)c->assoc
+                                                      : 0;
 }
 
 int cg_cache_use_vector(struct cg_cache *c, int enable)
 {
    c->ref_vector = 0;
+   c->ref_vector32 = 0;
 #ifdef CG_SIM_AVX2
    if (enable && c->tags != 0 && cg_host_has_avx2()) {
       switch (c->assoc) {
@@ -100,10 +120,23 @@ int cg_cache_use_vector(struct cg_cache *c, int enable)
       default: break;
       }
    }
+   if (enable && c->tags32 != 0 && cg_host_has_avx2()) {
+      switch (c->assoc) {
+      case 4: c->ref_vector32 = cg_ref_vector32_4; break;
+      case 8: c->ref_vector32 = cg_ref_vector32_8; break;
+      case 12: c->ref_vector32 = cg_ref_vector32_12; break;
+      case 16: c->ref_vector32 = cg_ref_vector32_16; break;
+      case 20: c->ref_vector32 = cg_ref_vector32_20; break;
+      case 24: c->ref_vector32 = cg_ref_vector32_24; break;
+      case 28: c->ref_vector32 = cg_ref_vector32_28; break;
+      case 32: c->ref_vector32 = cg_ref_vector32_32; break;
+      default: break;
+      }
+   }
 #else
    (void)enable;
 #endif
-   return c->ref_vector != 0;
+   return c->ref_vector != 0 || c->ref_vector32 != 0;
 }
 
 /* log2 of a power of two. */
@@ -131,7 +164,8 @@ size_t cg_cache_tag_bytes(const struct cg_cache_config *cfg)
    return (size_t)lines * sizeof(uintptr_t);
 }
 
-/* The geometry fields (tags are set by the caller). */
+/* The geometry fields, and compact tags of a plain layout (the caller
+   sets the tags and changes what differs). */
 static void cg_cache_set_geometry(struct cg_cache *c,
                                   const struct cg_cache_config *cfg)
 {
@@ -143,6 +177,10 @@ static void cg_cache_set_geometry(struct cg_cache *c,
    c->sets = n != 0 ? (uint32_t)n / (uint32_t)cfg->assoc : 0;
    c->sets_min_1 = c->sets - 1;
    c->line_bits = cg_log2((uint32_t)cfg->line_size);
+   c->stride32 = (uint32_t)cfg->assoc;
+   c->way0 = 0;
+   c->way0_stride = 0;
+   c->compact_end = (uint64_t)1 << 32;
 }
 
 void cg_cache_init_zeroed(struct cg_cache *c,
@@ -152,6 +190,9 @@ void cg_cache_init_zeroed(struct cg_cache *c,
    cg_cache_set_geometry(c, cfg);
    c->tags = zeroed_storage;
    c->tags32 = 0;
+   c->way0 = zeroed_storage;
+   c->way0_stride = (uint32_t)cfg->assoc;
+   c->compact_end = 0;
    cg_cache_use_vector(c, 1);
 }
 
@@ -167,7 +208,9 @@ void cg_cache_init(struct cg_cache *c, const struct cg_cache_config *cfg,
 
 size_t cg_cache_tag_bytes32(const struct cg_cache_config *cfg)
 {
-   return cg_cache_tag_bytes(cfg) / sizeof(uintptr_t) * sizeof(uint32_t);
+   size_t n = cg_cache_tag_bytes(cfg) / sizeof(uintptr_t);
+
+   return n != 0 ? n * sizeof(uint32_t) + CG_TAGS32_SLACK : 0;
 }
 
 void cg_cache_init32_zeroed(struct cg_cache *c,
@@ -177,17 +220,44 @@ void cg_cache_init32_zeroed(struct cg_cache *c,
    cg_cache_set_geometry(c, cfg);
    c->tags = 0;
    c->tags32 = zeroed_storage;
-   c->ref_vector = 0;
+   cg_cache_use_vector(c, 1);
+}
+
+size_t cg_cache_tag_bytes_l1(const struct cg_cache_config *cfg)
+{
+   size_t n = cg_cache_tag_bytes(cfg) / sizeof(uintptr_t);
+
+   return n != 0 ? n / (uint32_t)cfg->assoc * CG_L1_SET_BYTES(cfg->assoc)
+                 : 0;
+}
+
+void cg_cache_init_l1(struct cg_cache *c, const struct cg_cache_config *cfg,
+                      void *storage)
+{
+   size_t i, n = cg_cache_tag_bytes_l1(cfg) / sizeof(uintptr_t);
+
+   for (i = 0; i < n; i++)
+      ((uintptr_t *)storage)[i] = 0;
+   cg_cache_set_geometry(c, cfg);
+   c->tags = 0;
+   c->tags32 = storage;
+   c->stride32 = CG_L1_SET_BYTES(cfg->assoc) / 4;
+   c->way0 = (uintptr_t *)((char *)storage + CG_L1_WAY0_AT(cfg->assoc));
+   c->way0_stride = CG_L1_SET_BYTES(cfg->assoc) / sizeof(uintptr_t);
+   cg_cache_use_vector(c, 1);
 }
 
 void cg_cache_widen(struct cg_cache *c, uintptr_t *storage)
 {
-   size_t i, n = (size_t)c->sets * (uint32_t)c->assoc;
+   uint32_t s, w, assoc = (uint32_t)c->assoc;
 
-   for (i = 0; i < n; i++)
-      storage[i] = c->tags32[i];
+   for (s = 0; s < c->sets; s++)
+      for (w = 0; w < assoc; w++)
+         storage[(size_t)s * assoc + w] = c->tags32[(size_t)s * c->stride32
+                                                    + w];
    c->tags = storage;
    c->tags32 = 0;
+   c->compact_end = 0;
    cg_cache_use_vector(c, 1);
 }
 

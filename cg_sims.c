@@ -27,7 +27,7 @@ struct cg_sims cg_sims = {
 };
 
 /*------------------------------------------------------------*/
-/*--- The LL, with compact tags                            ---*/
+/*--- Compact tags                                         ---*/
 /*------------------------------------------------------------*/
 
 /* Fresh anonymous memory, all zero and committed only when touched; NULL
@@ -37,38 +37,41 @@ static void *cg_zeroed_pages(SizeT bytes)
    return bytes ? VG_(am_shadow_alloc)(bytes) : NULL;
 }
 
-/* The LL's tags: in fresh zero pages, so that only the sets a program
-   uses cost memory (the LL is often many megabytes), and on a 64-bit host
-   as 32-bit block numbers, which hold every address below 2^(32 + line
-   bits) -- all a client normally has.  An access beyond widens them
-   (cg_widen_ll).  ll_compact_tags: owner cg_sims.LL until it is widened,
-   then unmapped. */
-static struct cg_cache_config ll_config;
-static void *ll_compact_tags;
-
-/* Moves the LL to full-width tags. */
-static void cg_widen_ll(void)
+/* Every cache starts with compact tags, 32-bit block numbers, which hold
+   every address below 2^(32 + line bits) -- all a client normally has.
+   The LL's are in fresh zero pages, so that only the sets a program uses
+   cost memory (the LL is often many megabytes); on a 64-bit host they
+   take half the memory of full-width ones.  I1 and D1 have the
+   first-level layout (cg_sim.h), whose way-0 copies the emitted code
+   reads, in the tool's data segment (cg_init_l1): eight ways of compact
+   tags fill one AVX2 register in their helpers.  An access beyond 32 bits
+   widens a cache's tags (cg_widen): the LL's compact pages are then
+   unmapped, a first-level cache's storage stays, for its way-0 copies. */
+static void cg_widen(struct cg_cache *c)
 {
-   SizeT bytes = cg_cache_tag_bytes(&ll_config);
+   struct cg_cache_config cfg = { c->size, c->assoc, c->line_size };
+   SizeT bytes = cg_cache_tag_bytes(&cfg);
    uintptr_t *tags = cg_zeroed_pages(bytes);
+   void *compact = c->tags32;
+   Bool first_level = c->way0 != NULL;
+
    if (!tags)
-      tags = VG_(malloc)("cg.sim.LL", bytes);
-   cg_cache_widen(&cg_sims.LL, tags);
-   VG_(am_munmap_valgrind)((Addr)ll_compact_tags,
-                           cg_cache_tag_bytes32(&ll_config));
-   ll_compact_tags = NULL;
+      tags = VG_(malloc)("cg.sim.wide", bytes);
+   cg_cache_widen(c, tags);
+   if (!first_level)
+      VG_(am_munmap_valgrind)((Addr)compact, cg_cache_tag_bytes32(&cfg));
 }
 
-/* A reference to the LL, with whichever tags it has. */
-static inline int cg_ll_ref(Addr addr, UChar size)
+/* A reference to cache c, with whichever tags it has. */
+static inline int cg_ref(struct cg_cache *c, Addr addr, UChar size)
 {
-   if (cg_sims.LL.tags32) {
-      int miss = cg_cache_ref32(&cg_sims.LL, addr, size);
+   if (c->tags32) {
+      int miss = cg_cache_ref32(c, addr, size);
       if (__builtin_expect(miss != CG_CACHE_WIDEN, 1))
          return miss;
-      cg_widen_ll();
+      cg_widen(c);
    }
-   return cg_cache_ref(&cg_sims.LL, addr, size);
+   return cg_cache_ref(c, addr, size);
 }
 
 /*------------------------------------------------------------*/
@@ -81,18 +84,22 @@ __attribute__((noinline)) VG_REGPARM(3)
 void cg_l1_missed(ULong *misses, Addr addr, UChar size)
 {
    misses[0]++;
-   if (cg_ll_ref(addr, size))
+   if (cg_ref(&cg_sims.LL, addr, size))
       misses[1]++;
 }
 
-/* An access through a first-level cache and, on a miss there, LL.
-   Inlined into every helper: the call and register saves of a shared
-   out-of-line copy cost as much as a typical (most-recent-way) access. */
+/* An access through a first-level cache and, on a miss there, LL. */
 static inline __attribute__((always_inline))
 void cg_access(struct cg_cache *l1, Addr addr, UChar size, ULong *misses)
 {
-   if (cg_cache_ref(l1, addr, size))
+   if (cg_ref(l1, addr, size))
       cg_l1_missed(misses, addr, size);
+}
+
+__attribute__((noinline)) VG_REGPARM(3)
+void cg_l1_access(struct cg_cache *l1, Addr addr, UChar size, ULong *misses)
+{
+   cg_access(l1, addr, size, misses);
 }
 
 /* An instruction fetch that may be anything but a hit in way 0 (the
@@ -172,7 +179,7 @@ static enum cg_arch cg_guest_arch(void)
 #endif
 }
 
-/* Tag storage for I1 and D1 when it fits: in the tool's own data segment,
+/* Storage for I1 and D1 when it fits: in the tool's own data segment,
    whose low addresses let the emitted way-0 tests use short address forms
    (a 32-bit displacement instead of a 64-bit constant) -- smaller code in
    the translation cache.  Unused parts cost no memory. */
@@ -180,40 +187,33 @@ static enum cg_arch cg_guest_arch(void)
 static uintptr_t static_tags_I1[CG_STATIC_TAG_WORDS];
 static uintptr_t static_tags_D1[CG_STATIC_TAG_WORDS];
 
-static void cg_init_cache(struct cg_cache *c,
-                          const struct cg_cache_config *cfg,
-                          uintptr_t *static_tags, const HChar *cost_centre)
+static void cg_init_l1(struct cg_cache *c, const struct cg_cache_config *cfg,
+                       uintptr_t *static_tags, const HChar *cost_centre)
 {
-   SizeT bytes = cg_cache_tag_bytes(cfg);
-   uintptr_t *tags = static_tags && bytes <= sizeof static_tags_I1
-                     ? static_tags : VG_(malloc)(cost_centre, bytes);
-   cg_cache_init(c, cfg, tags);
+   SizeT bytes = cg_cache_tag_bytes_l1(cfg);
+   void *storage = bytes <= sizeof static_tags_I1
+                   ? static_tags : VG_(malloc)(cost_centre, bytes);
+   cg_cache_init_l1(c, cfg, storage);
 }
 
 static void cg_init_ll(const struct cg_cache_config *cfg)
 {
-   ll_config = *cfg;
-   if (sizeof(uintptr_t) > sizeof(uint32_t)) {
-      ll_compact_tags = cg_zeroed_pages(cg_cache_tag_bytes32(cfg));
-      if (ll_compact_tags) {
-         cg_cache_init32_zeroed(&cg_sims.LL, cfg, ll_compact_tags);
-         return;
-      }
+   void *tags = cg_zeroed_pages(cg_cache_tag_bytes32(cfg));
+   if (tags) {
+      cg_cache_init32_zeroed(&cg_sims.LL, cfg, tags);
+      return;
    }
-   uintptr_t *tags = cg_zeroed_pages(cg_cache_tag_bytes(cfg));
-   if (tags)
-      cg_cache_init_zeroed(&cg_sims.LL, cfg, tags);
-   else
-      cg_init_cache(&cg_sims.LL, cfg, NULL, "cg.sim.LL");
+   tags = VG_(malloc)("cg.sim.LL", cg_cache_tag_bytes(cfg));
+   cg_cache_init(&cg_sims.LL, cfg, tags);
 }
 
-/* The variant of the helpers for cache c. */
+/* The variant of the helpers for first-level cache c. */
 static const struct cg_helper_set *cg_helpers_for(const struct cg_cache *c)
 {
 #ifdef CG_SIM_AVX2
-   UInt groups = cg_cache_vector_groups(c);
-   if (groups >= 1 && groups <= 4)
-      return &cg_helpers_avx2[groups];
+   UInt ways = cg_cache_vector_ways(c);
+   if (ways == 4 || ways == 8 || ways == 12 || ways == 16)
+      return &cg_helpers_avx2[ways / 4];
 #endif
    return &cg_helpers_scalar;
 }
@@ -252,8 +252,8 @@ static void cg_configure_caches(const struct cg_config *cfg)
    if (cg_arch_check_min_line_size(cg_sims.min_line_size,
           VG_(machine_get_size_of_largest_guest_register)()) != 0)
       VG_(exit)(1);
-   cg_init_cache(&cg_sims.I1, &I1, static_tags_I1, "cg.sim.I1");
-   cg_init_cache(&cg_sims.D1, &D1, static_tags_D1, "cg.sim.D1");
+   cg_init_l1(&cg_sims.I1, &I1, static_tags_I1, "cg.sim.I1");
+   cg_init_l1(&cg_sims.D1, &D1, static_tags_D1, "cg.sim.D1");
    cg_init_ll(&LL);
    cg_sims.helpers_I1 = cg_helpers_for(&cg_sims.I1);
    cg_sims.helpers_D1 = cg_helpers_for(&cg_sims.D1);

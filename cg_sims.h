@@ -21,9 +21,10 @@
    Helpers come in variants, each a struct cg_helper_set: the scalar one
    (any host, cg_sims.c) and the AVX2 ones (cg_sims_avx2.c), one per
    associativity 4, 8, 12 or 16, whose least-recently-used update is the
-   vector code of cg_sim.h inline.  cg_sims_init chooses a variant for I1
-   and one for D1 from the cache's geometry and the host
-   (cg_cache_vector_groups); the instrumenter calls only through them.
+   vector code of cg_sim.h inline, on the compact tags of the first-level
+   layout.  cg_sims_init chooses a variant for I1 and one for D1 from the
+   cache's geometry and the host (cg_cache_vector_ways); the instrumenter
+   calls only through them.
    Helpers that have no variant (any data size, guarded accesses,
    branches) are declared below. */
 
@@ -39,7 +40,8 @@
 /* What a helper needs to know of an instruction whose fetch or branch it
    simulates: its address and length, and the first of the counters it
    adds misses to (I1mr, Bcm or Bim of the instruction's line).  A fetch
-   also has its last line's set, a constant (set_off).  A branch always
+   also has the block number of its last line, when that fits in 32 bits
+   (last_block: the fetch_last helpers read it).  A branch always
    ends its group, and the branch's helper runs exactly when the
    group's code runs: so it also counts the group's runs (count), which
    spares the group its inline counter increment.  The group's entry of
@@ -52,8 +54,8 @@ typedef struct {
    ULong *misses;
    union {
       UInt count_off;         /* branches: this - &counts[group], bytes */
-      UInt set_off;           /* fetches: where the set of the last line
-                                 starts in I1's tags, in tags */
+      UInt last_block;        /* fetches: (addr + len - 1) >> I1's line
+                                 bits */
    };
    UChar len;
    UChar cond_index;          /* conditional: cg_condpred_addr_index */
@@ -72,7 +74,8 @@ extern const HChar *const cg_data_helper_names[CG_N_DATA_SIZES];
 /* One variant of the helpers that simulate fetches and data accesses.
    fetch and fetch_last take a const CgSimInstr * (regparm 1): fetch any
    fetch, fetch_last one whose lines before its last are known to be in
-   way 0 of I1, so that only its last line needs a reference.  data[i]
+   way 0 of I1, so that only its last line needs a reference, and whose
+   last line's block number fits in 32 bits.  data[i]
    takes (Addr ea, ULong *misses) (regparm 2) for an access of
    cg_data_helper_sizes[i] bytes, misses pointing at the line's D1mr or
    D1mw, followed by its LL counter.  The address comes first, so that a
@@ -85,7 +88,7 @@ struct cg_helper_set {
 
 extern const struct cg_helper_set cg_helpers_scalar;
 #ifdef CG_SIM_AVX2
-/* Indexed by cg_cache_vector_groups (1 to 4: 4, 8, 12, 16 ways); [0] is
+/* Indexed by cg_cache_vector_ways / 4 (1 to 4: 4, 8, 12, 16 ways); [0] is
    unused. */
 extern const struct cg_helper_set cg_helpers_avx2[5];
 #endif
@@ -134,5 +137,11 @@ VG_REGPARM(2) void cg_h_ind_branch(const CgSimInstr *i, UWord target);
    always did.) */
 __attribute__((noinline)) VG_REGPARM(3)
 void cg_l1_missed(ULong *misses, Addr addr, UChar size);
+
+/* The rare path of the AVX2 variants: an access through first-level cache
+   l1 that they leave to the scalar code (two lines, or a block number
+   beyond the compact tags), with cg_l1_missed on a miss. */
+__attribute__((noinline)) VG_REGPARM(3)
+void cg_l1_access(struct cg_cache *l1, Addr addr, UChar size, ULong *misses);
 
 #endif /* CG_SIMS_H */

@@ -7,8 +7,13 @@
      gen sql ROWS     prints a SQL script that fills an in-memory database
                       with ROWS orders (and ROWS/10 customers) inside one
                       transaction, then indexes, joins, aggregates and sorts
+     gen cxx UNITS    prints a C++ translation unit of UNITS namespaces,
+                      each a class template over std::vector with
+                      std::sort, a switch, a lambda and a loop, instantiated
+                      for int and double: work for a compiler's parser,
+                      template instantiation and optimiser
 
-   Both outputs depend only on the arguments: one fixed seed, one small
+   The outputs depend only on the arguments: one fixed seed, one small
    PRNG (xorshift64*), no clock, no locale.  The text is made of words built
    from syllables and drawn with a Zipf-like (1/rank) frequency, in
    sentences and wrapped paragraphs, so that bzip2 meets the statistics of
@@ -289,6 +294,50 @@ static void gen_sql(unsigned long rows)
          " WHERE note IS NOT NULL GROUP BY initial ORDER BY initial;");
 }
 
+/* The C++ of the translation-heavy workload: the compiler runs most of
+   its code once, so that the cost of translating the client's code, not
+   of running it, dominates under Valgrind.  The constants vary with the
+   unit's number, so that no two units are the same code. */
+static void gen_cxx(unsigned long units)
+{
+    unsigned long u;
+
+    puts("#include <algorithm>");
+    puts("#include <vector>");
+    for (u = 0; u < units; u++) {
+        printf("\nnamespace m%lu {\n", u);
+        puts("template <typename T> struct Acc {");
+        puts("  std::vector<T> v;");
+        puts("  void add(T x) { v.push_back(x); }");
+        printf("  T sum() const { T s = T(); for (const T &x : v) s += x * %lu;"
+               " return s; }\n", u % 5 + 1);
+        puts("  T top() const { std::vector<T> w(v); std::sort(w.begin(), w.end());"
+             " return w.empty() ? T() : w.back(); }");
+        puts("};");
+        puts("static int step(int x) {");
+        printf("  switch (x %% 8) { case 0: return x * %lu + 1; case 1: return x ^ %lu;"
+               " case 2: return x >> 1;\n", u + 3, u * 17);
+        printf("  case 3: return x + %lu; case 4: return x - 7;"
+               " case 5: return x * x %% 1009; default: return x | %lu; }\n",
+               u, u % 13);
+        puts("}");
+        puts("double run(int n) {");
+        puts("  Acc<int> a; Acc<double> b;");
+        printf("  for (int k = 0; k < n; k++) { int x = step(k + %lu); a.add(x);"
+               " b.add(x * 0.5); }\n", u);
+        puts("  auto f = [&](int y) { return a.sum() + y; };");
+        printf("  return f(%lu) + b.sum() + a.top() + b.top();\n", u);
+        puts("}");
+        puts("}");
+    }
+    puts("\ndouble all_runs(int n) {");
+    puts("  double t = 0;");
+    for (u = 0; u < units; u++)
+        printf("  t += m%lu::run(n);\n", u);
+    puts("  return t;");
+    puts("}");
+}
+
 static unsigned long long parse_count(const char *s, const char *what)
 {
     char *end;
@@ -309,8 +358,10 @@ int main(int argc, char **argv)
         gen_text(parse_count(argv[2], "BYTES"));
     else if (argc == 3 && strcmp(argv[1], "sql") == 0)
         gen_sql((unsigned long)parse_count(argv[2], "ROWS"));
+    else if (argc == 3 && strcmp(argv[1], "cxx") == 0)
+        gen_cxx((unsigned long)parse_count(argv[2], "UNITS"));
     else {
-        fputs("usage: gen text BYTES | gen sql ROWS\n", stderr);
+        fputs("usage: gen text BYTES | gen sql ROWS | gen cxx UNITS\n", stderr);
         return 2;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -91,14 +91,35 @@ static void ref_l1_ll(struct cg_cache *l1, struct cg_cache *ll,
    line and that line is in way 0 of its set, that is, if cg_cache_ref
    would return 0 and change nothing; 0 otherwise (the access may still
    hit).  A caller that gets 1 may skip cg_cache_ref (and the LL) for this
-   access and count a hit, with results identical to calling it. */
+   access and count a hit, with results identical to calling it.  It reads
+   the way-0 copies, which a full-width cache keeps in its tags and a
+   first-level cache beside them. */
 static int is_way0_hit(const struct cg_cache *c, cg_addr_t addr,
                        uint8_t size)
 {
    cg_addr_t first = addr >> c->line_bits;
    cg_addr_t last = (addr + size - 1) >> c->line_bits;
 
-   return first == last && c->tags[cg_cache_set_offset(c, first)] == first;
+   return first == last && c->way0[cg_cache_way0_offset(c, first)] == first;
+}
+
+/* Way w of set s, whichever tags c has. */
+static uintptr_t cache_tag(const struct cg_cache *c, uint32_t s, uint32_t w)
+{
+   if (c->tags != NULL)
+      return c->tags[(size_t)s * (uint32_t)c->assoc + w];
+   return c->tags32[(size_t)s * c->stride32 + w];
+}
+
+/* Whether every set's way-0 copy holds its way 0 (first-level caches). */
+static int way0_copies_agree(const struct cg_cache *c)
+{
+   uint32_t s;
+
+   for (s = 0; s < c->sets; s++)
+      if (c->way0[(size_t)s * c->way0_stride] != cache_tag(c, s, 0))
+         return 0;
+   return 1;
 }
 
 /* ---- Geometry -------------------------------------------------------------- */
@@ -531,8 +552,6 @@ static int ref_same_state(const struct ref_cache *r, const struct cg_cache *c)
    uintptr_t s, w, k;
 
    for (s = 0; s < r->sets; s++) {
-      const uintptr_t *set = c->tags + s * r->ways;
-
       for (w = 0; w < r->ways; w++) {
          /* The way of rank w by recency: exactly w ways are newer. */
          for (k = 0; k < r->ways; k++) {
@@ -543,7 +562,9 @@ static int ref_same_state(const struct ref_cache *r, const struct cg_cache *c)
             if (newer == w)
                break;
          }
-         if (k == r->ways || set[w] != r->tag[s * r->ways + k])
+         if (k == r->ways
+             || cache_tag(c, (uint32_t)s, (uint32_t)w)
+                != r->tag[s * r->ways + k])
             return 0;
       }
    }
@@ -586,36 +607,30 @@ struct geometry {
 };
 
 #ifdef CG_SIM_AVX2
-/* cg_cache_ref with the AVX2 reference inline, as the tool's AVX2 helpers
-   do it (cg_sims_avx2.c): the two-line case through
-   cg_cache_ref_straddle, the one-line case through
-   cg_cache_ref_block_avx2. */
+/* A reference of a first-level cache as the tool's AVX2 helpers do it
+   (cg_sims_avx2.c): the two-line case through cg_cache_ref_straddle32,
+   the one-line case through cg_cache_ref_l1_avx2 with the associativity a
+   constant. */
 static inline __attribute__((always_inline, target("avx2")))
-int cg_cache_ref_avx2(struct cg_cache *c, cg_addr_t addr, uint8_t size,
-                      uint32_t groups, int way0_first)
+int ref_l1_avx2_ways(struct cg_cache *c, cg_addr_t addr, uint8_t size,
+                     uint32_t ways)
 {
    cg_addr_t first = addr >> c->line_bits;
    cg_addr_t last = (addr + size - 1) >> c->line_bits;
 
    if (__builtin_expect(first != last, 0))
-      return cg_cache_ref_straddle(c, addr, size, first, last);
-   return cg_cache_ref_block_avx2(c, first, groups, way0_first);
+      return cg_cache_ref_straddle32(c, addr, size, first, last);
+   return cg_cache_ref_l1_avx2(c, (uint32_t)first, ways);
 }
 
-/* cg_cache_ref_avx2 compiled for AVX2, with the number of groups a
-   constant, with or without the way-0 test before the vector reference. */
 static __attribute__((target("avx2")))
-int ref_avx2(struct cg_cache *c, uintptr_t addr, uint8_t len, int way0_first)
+int ref_l1_avx2(struct cg_cache *c, uintptr_t addr, uint8_t len)
 {
-   switch (cg_cache_vector_groups(c) * 2 + (way0_first != 0)) {
-   case 2: return cg_cache_ref_avx2(c, addr, len, 1, 0);
-   case 3: return cg_cache_ref_avx2(c, addr, len, 1, 1);
-   case 4: return cg_cache_ref_avx2(c, addr, len, 2, 0);
-   case 5: return cg_cache_ref_avx2(c, addr, len, 2, 1);
-   case 6: return cg_cache_ref_avx2(c, addr, len, 3, 0);
-   case 7: return cg_cache_ref_avx2(c, addr, len, 3, 1);
-   case 8: return cg_cache_ref_avx2(c, addr, len, 4, 0);
-   case 9: return cg_cache_ref_avx2(c, addr, len, 4, 1);
+   switch (cg_cache_vector_ways(c)) {
+   case 4: return ref_l1_avx2_ways(c, addr, len, 4);
+   case 8: return ref_l1_avx2_ways(c, addr, len, 8);
+   case 12: return ref_l1_avx2_ways(c, addr, len, 12);
+   case 16: return ref_l1_avx2_ways(c, addr, len, 16);
    }
    abort();
 }
@@ -625,10 +640,14 @@ int ref_avx2(struct cg_cache *c, uintptr_t addr, uint8_t len, int way0_first)
 enum ref_mode {
    REF_SCALAR,       /* cg_cache_ref with the scalar loop only */
    REF_VECTOR,       /* cg_cache_ref, with the vector reference if any */
-   REF_INLINE_AVX2,  /* cg_cache_ref_avx2 where the cache has the AVX2
-                        reference, cg_cache_ref elsewhere */
-   REF_INLINE_AVX2_ALL  /* the same, every reference through the vector
-                           code, way-0 hits included */
+   REF_L1_SCALAR,    /* a first-level cache, cg_cache_ref32, scalar loop */
+   REF_L1_VECTOR,    /* the same with the vector reference if any */
+   REF_L1_AVX2,      /* a first-level cache as the tool's AVX2 helpers
+                        reference it, when its associativity has them
+                        (else as REF_L1_VECTOR), only where the emitted
+                        way-0 test fails */
+   REF_L1_AVX2_ALL   /* the same, every reference through the helpers'
+                        code, way-0 hits included */
 };
 
 /* The random comparison of one way of referencing the cache. */
@@ -647,21 +666,34 @@ static void check_against_reference(enum ref_mode mode)
       { 98304, 3, 256, 0x20000000u },
    };
    const long accesses = 500000;
+   long total_skipped = 0;
    size_t g;
 
    for (g = 0; g < sizeof geos / sizeof geos[0]; g++) {
       const struct geometry *geo = &geos[g];
       struct cg_cache_config cfg = { geo->size, geo->assoc, geo->line };
-      uintptr_t *store = malloc(cg_cache_tag_bytes(&cfg));
+      int l1 = mode != REF_SCALAR && mode != REF_VECTOR;
+      void *store = malloc(l1 ? cg_cache_tag_bytes_l1(&cfg)
+                              : cg_cache_tag_bytes(&cfg));
       struct cg_cache c;
       struct ref_cache r;
-      long i, misses = 0, mismatches = 0;
+      long i, misses = 0, mismatches = 0, skipped = 0;
+      int inline_avx2 = 0;
 
       if (store == NULL)
          exit(2);
-      cg_cache_init(&c, &cfg, store);
-      if (mode == REF_SCALAR)
+      if (l1)
+         cg_cache_init_l1(&c, &cfg, store);
+      else
+         cg_cache_init(&c, &cfg, store);
+      if (mode == REF_SCALAR || mode == REF_L1_SCALAR)
          CHECK_EQ(cg_cache_use_vector(&c, 0), 0);
+#ifdef CG_SIM_AVX2
+      if (mode == REF_L1_AVX2 || mode == REF_L1_AVX2_ALL) {
+         uint32_t ways = cg_cache_vector_ways(&c);
+         inline_avx2 = ways == 4 || ways == 8 || ways == 12 || ways == 16;
+      }
+#endif
       ref_init(&r, (uintptr_t)geo->size, (uintptr_t)geo->assoc,
                (uintptr_t)geo->line);
       for (i = 0; i < accesses; i++) {
@@ -672,12 +704,20 @@ static void check_against_reference(enum ref_mode mode)
          random_access(geo->base, (uintptr_t)geo->size, (uintptr_t)geo->line,
                        &addr, &len);
          mru = is_way0_hit(&c, addr, (uint8_t)len);
+         if (mode == REF_L1_AVX2 && mru) {
+            got = HIT;                  /* the emitted test skips it */
+            skipped++;
+         }
 #ifdef CG_SIM_AVX2
-         if ((mode == REF_INLINE_AVX2 || mode == REF_INLINE_AVX2_ALL)
-             && cg_cache_vector_groups(&c) != 0)
-            got = ref_avx2(&c, addr, (uint8_t)len, mode == REF_INLINE_AVX2);
-         else
+         else if (inline_avx2)
+            got = ref_l1_avx2(&c, addr, (uint8_t)len);
+#else
+         else if (inline_avx2)
+            abort();
 #endif
+         else if (l1)
+            got = cg_cache_ref32(&c, addr, (uint8_t)len);
+         else
             got = cg_cache_ref(&c, addr, (uint8_t)len);
          want = ref_access(&r, addr, len);
          misses += got;
@@ -691,11 +731,16 @@ static void check_against_reference(enum ref_mode mode)
       }
       CHECK_EQ(mismatches, 0);
       CHECK(ref_same_state(&r, &c));
+      CHECK(way0_copies_agree(&c));
       /* Both outcomes must be common, or the comparison proves little. */
       CHECK(misses > accesses / 50 && misses < accesses - accesses / 50);
+      total_skipped += skipped;
       ref_free(&r);
       free(store);
    }
+   /* The way-0 test must have had its say. */
+   if (mode == REF_L1_AVX2)
+      CHECK(total_skipped > accesses);
 }
 
 static void test_against_reference(void)
@@ -708,21 +753,32 @@ static void test_against_reference_scalar(void)
    check_against_reference(REF_SCALAR);
 }
 
-static void test_against_reference_inline_avx2(void)
+static void test_against_reference_l1_scalar(void)
 {
-   check_against_reference(REF_INLINE_AVX2);
+   check_against_reference(REF_L1_SCALAR);
 }
 
-static void test_against_reference_inline_avx2_all(void)
+static void test_against_reference_l1(void)
 {
-   check_against_reference(REF_INLINE_AVX2_ALL);
+   check_against_reference(REF_L1_VECTOR);
+}
+
+static void test_against_reference_l1_avx2(void)
+{
+   check_against_reference(REF_L1_AVX2);
+}
+
+static void test_against_reference_l1_avx2_all(void)
+{
+   check_against_reference(REF_L1_AVX2_ALL);
 }
 
 /* Which caches get a vector reference: only full-width tags of 4, 8, 12
    or 16 ways, and only on an x86-64 host with AVX2. */
 static void test_vector_choice(void)
 {
-   static const int32_t assocs[] = { 1, 2, 3, 4, 6, 8, 12, 16, 32 };
+   static const int32_t assocs[] = { 1, 2, 3, 4, 6, 8, 12, 16, 20, 24, 28,
+                                     32, 36 };
    int host = 0;
    size_t i;
 
@@ -737,23 +793,31 @@ static void test_vector_choice(void)
       uint32_t *store32 = calloc(1, cg_cache_tag_bytes32(&cfg));
       struct cg_cache c;
       int want = host && (a == 4 || a == 8 || a == 12 || a == 16);
+      int want32 = host && a % 4 == 0 && a <= 32;
 
       if (store == NULL || store32 == NULL)
          exit(2);
       cg_cache_init(&c, &cfg, store);
       CHECK_EQ(c.ref_vector != 0, want);
-      CHECK_EQ(cg_cache_vector_groups(&c), want ? (uint32_t)a / 4 : 0);
+      CHECK_EQ(cg_cache_vector_ways(&c), want ? (uint32_t)a : 0);
       CHECK_EQ(cg_cache_use_vector(&c, 0), 0);
       CHECK(c.ref_vector == 0);
-      CHECK_EQ(cg_cache_vector_groups(&c), 0);
+      CHECK_EQ(cg_cache_vector_ways(&c), 0);
       CHECK_EQ(cg_cache_use_vector(&c, 1), want);
-      /* Compact tags never: the vector code reads full-width ones ... */
+      CHECK(c.ref_vector32 == 0);
+      /* Compact tags: the vector code of compact tags, for every multiple
+         of 4 ways up to 32 ... */
       cg_cache_init32_zeroed(&c, &cfg, store32);
       CHECK(c.ref_vector == 0);
-      CHECK_EQ(cg_cache_use_vector(&c, 1), 0);
-      /* ... until widened. */
+      CHECK_EQ(c.ref_vector32 != 0, want32);
+      CHECK_EQ(cg_cache_vector_ways(&c), want32 ? (uint32_t)a : 0);
+      CHECK_EQ(cg_cache_use_vector(&c, 0), 0);
+      CHECK(c.ref_vector32 == 0);
+      CHECK_EQ(cg_cache_use_vector(&c, 1), want32);
+      /* ... and that of full-width ones once widened. */
       cg_cache_widen(&c, store);
       CHECK_EQ(c.ref_vector != 0, want);
+      CHECK(c.ref_vector32 == 0);
       free(store);
       free(store32);
    }
@@ -802,13 +866,26 @@ static void test_hierarchy_against_reference(void)
 
 /* Compact (32-bit) tags behave exactly like full ones: the same random
    traces, step by step, on caches of both kinds (cg_cache_init32_zeroed
-   wants zeroed memory: calloc). */
-static void test_compact_tags(void)
+   wants zeroed memory: calloc), with the vector reference of compact tags
+   where the host and the associativity have one (vector) or with the
+   scalar loop.  The slack after the tags must be as it was. */
+static void check_compact_tags(int vector)
 {
    static const struct geometry geos[] = {
       { 3145728, 12, 64, 0x10000000u },
       { 65536, 1, 64, 0x7ff00000u },
       { 98304, 3, 256, 0 },
+      { 8388608, 16, 64, 0x20000000u },
+      { 32768, 8, 64, 0x0804a000u },
+      { 16384, 4, 32, 0x40000000u },
+      { 1048576, 4, 64, 0 },
+      { 4096, 64, 64, 0x7fff0000u },
+      { 163840, 20, 64, 0x1000u },
+      { 196608, 24, 64, 0x30000000u },
+      { 229376, 28, 128, 0 },
+      { 1048576, 32, 64, 0x10000u },
+      { 2048, 32, 64, 0 },          /* one set: the slack follows it */
+      { 1024, 4, 64, 0 },
    };
    size_t g;
 
@@ -816,17 +893,20 @@ static void test_compact_tags(void)
       const struct geometry *geo = &geos[g];
       struct cg_cache_config cfg = { geo->size, geo->assoc, geo->line };
       uintptr_t *full = malloc(cg_cache_tag_bytes(&cfg));
-      uint32_t *compact = calloc(1, cg_cache_tag_bytes32(&cfg));
+      size_t bytes32 = cg_cache_tag_bytes32(&cfg);
+      uint32_t *compact = calloc(1, bytes32);
       struct cg_cache a, b;
       long i, mismatches = 0;
       size_t n, w;
 
       if (full == NULL || compact == NULL)
          exit(2);
-      CHECK_EQ(cg_cache_tag_bytes32(&cfg) / sizeof(uint32_t),
+      CHECK_EQ((bytes32 - CG_TAGS32_SLACK) / sizeof(uint32_t),
                cg_cache_tag_bytes(&cfg) / sizeof(uintptr_t));
       cg_cache_init(&a, &cfg, full);
       cg_cache_init32_zeroed(&b, &cfg, compact);
+      if (!vector)
+         CHECK_EQ(cg_cache_use_vector(&b, 0), 0);
       CHECK(b.tags == NULL && b.tags32 == compact);
       CHECK_EQ(b.sets, a.sets);
       CHECK_EQ(b.assoc, a.assoc);
@@ -846,9 +926,22 @@ static void test_compact_tags(void)
       for (w = 0; w < n && a.tags[w] == b.tags32[w]; w++)
          ;
       CHECK_EQ(w, n);
+      for (w = n; w < bytes32 / sizeof(uint32_t) && compact[w] == 0; w++)
+         ;
+      CHECK_EQ(w, bytes32 / sizeof(uint32_t));
       free(full);
       free(compact);
    }
+}
+
+static void test_compact_tags(void)
+{
+   check_compact_tags(1);
+}
+
+static void test_compact_tags_scalar(void)
+{
+   check_compact_tags(0);
 }
 
 /* A block number beyond 32 bits: the compact cache reports CG_CACHE_WIDEN
@@ -863,7 +956,7 @@ static void test_compact_widen(void)
    uint32_t *compact = calloc(1, cg_cache_tag_bytes32(&cfg));
    struct cg_cache a, b;
    uint32_t before[256];
-   size_t n = cg_cache_tag_bytes32(&cfg) / sizeof(uint32_t), i;
+   size_t n = cg_cache_tag_bytes(&cfg) / sizeof(uintptr_t), i;
 
    if (full == NULL || widened == NULL || compact == NULL || n > 256)
       exit(2);
@@ -909,11 +1002,106 @@ static void test_compact_widen(void)
    free(compact);
 }
 
+/* The first-level layout: sets of a power of two bytes with the way-0
+   copy after the tags, as the tool's helpers and emitted tests assume. */
+static void test_l1_layout(void)
+{
+   static const struct { int32_t assoc; uint32_t at, bytes; } want[] = {
+      { 1, 8, 16 }, { 2, 8, 16 }, { 3, 16, 32 }, { 4, 16, 32 },
+      { 6, 24, 32 }, { 8, 32, 64 }, { 12, 48, 64 }, { 16, 64, 128 },
+      { 32, 128, 256 }, { 64, 256, 512 },
+   };
+   size_t i;
+
+   for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+      struct cg_cache_config cfg = { 64 * 64 * want[i].assoc, want[i].assoc,
+                                     64 };
+      void *store = malloc(cg_cache_tag_bytes_l1(&cfg));
+      struct cg_cache c;
+
+      if (store == NULL)
+         exit(2);
+      CHECK_EQ(CG_L1_WAY0_AT(want[i].assoc), want[i].at);
+      CHECK_EQ(CG_L1_SET_BYTES(want[i].assoc), want[i].bytes);
+      CHECK_EQ(cg_cache_tag_bytes_l1(&cfg), 64 * want[i].bytes);
+      cg_cache_init_l1(&c, &cfg, store);
+      CHECK(c.tags == NULL && c.tags32 == store);
+      CHECK_EQ(c.stride32, want[i].bytes / 4);
+      CHECK((char *)c.way0 == (char *)store + want[i].at);
+      CHECK_EQ(c.way0_stride, want[i].bytes / sizeof(uintptr_t));
+      CHECK_EQ(c.compact_end, (uint64_t)1 << 32);
+      /* Set 1 gets block 65, then 1: way 0 and its copy follow. */
+      CHECK_EQ(cg_cache_ref32(&c, 65 * 64, 1), MISS);
+      CHECK_EQ(c.way0[c.way0_stride], 65);
+      CHECK_EQ(c.tags32[c.stride32], 65);
+      CHECK_EQ(cg_cache_ref32(&c, 64, 1), MISS);
+      CHECK_EQ(c.way0[c.way0_stride], 1);
+      CHECK(way0_copies_agree(&c));
+      free(store);
+   }
+}
+
+/* A first-level cache widened by a block beyond 32 bits keeps its way-0
+   copies where they were, and keeps them up to date. */
+static void test_l1_widen(void)
+{
+   struct cg_cache_config cfg = { 32768, 8, 64 };
+   uintptr_t *full = malloc(cg_cache_tag_bytes(&cfg));
+   uintptr_t *widened = malloc(cg_cache_tag_bytes(&cfg));
+   void *store = malloc(cg_cache_tag_bytes_l1(&cfg));
+   struct cg_cache a, b;
+   uintptr_t *way0;
+   long i, mismatches = 0;
+
+   if (full == NULL || widened == NULL || store == NULL)
+      exit(2);
+   cg_cache_init(&a, &cfg, full);
+   cg_cache_init_l1(&b, &cfg, store);
+   way0 = b.way0;
+   for (i = 0; i < 100000; i++) {
+      uintptr_t addr;
+      unsigned len;
+      int got;
+
+      random_access(0x10000, 32768, 64, &addr, &len);
+      if (i == 50000 && sizeof(cg_addr_t) > 4)
+         addr += (uintptr_t)1 << (sizeof(uintptr_t) * 8 - 24);  /* 2^40:
+                                                          too wide */
+      got = b.tags32 ? cg_cache_ref32(&b, addr, (uint8_t)len)
+                     : cg_cache_ref(&b, addr, (uint8_t)len);
+      if (got == CG_CACHE_WIDEN) {
+         CHECK_EQ(i, 50000);
+         cg_cache_widen(&b, widened);
+         CHECK(b.tags == widened && b.tags32 == NULL);
+         CHECK(b.way0 == way0);
+         CHECK_EQ(b.compact_end, 0);
+         got = cg_cache_ref(&b, addr, (uint8_t)len);
+      }
+      if (got != cg_cache_ref(&a, addr, (uint8_t)len))
+         mismatches++;
+      if (i % 1000 == 0 && !way0_copies_agree(&b))
+         mismatches++;
+   }
+   CHECK_EQ(mismatches, 0);
+   CHECK(sizeof(cg_addr_t) == 4 || b.tags == widened);
+   CHECK(way0_copies_agree(&b));
+   for (i = 0; i < (long)(cg_cache_tag_bytes(&cfg) / sizeof(uintptr_t)); i++)
+      if (a.tags[i] != cache_tag(&b, (uint32_t)(i / 8), (uint32_t)(i % 8)))
+         break;
+   CHECK_EQ(i, (long)(cg_cache_tag_bytes(&cfg) / sizeof(uintptr_t)));
+   free(full);
+   free(widened);
+   free(store);
+}
+
 int main(void)
 {
    RUN(test_geometry);
    RUN(test_compact_tags);
+   RUN(test_compact_tags_scalar);
    RUN(test_compact_widen);
+   RUN(test_l1_layout);
+   RUN(test_l1_widen);
    RUN(test_lru_two_way);
    RUN(test_lru_four_way);
    RUN(test_initial_block_zero);
@@ -927,8 +1115,10 @@ int main(void)
    RUN(test_is_mru);
    RUN(test_against_reference);
    RUN(test_against_reference_scalar);
-   RUN(test_against_reference_inline_avx2);
-   RUN(test_against_reference_inline_avx2_all);
+   RUN(test_against_reference_l1_scalar);
+   RUN(test_against_reference_l1);
+   RUN(test_against_reference_l1_avx2);
+   RUN(test_against_reference_l1_avx2_all);
    RUN(test_vector_choice);
    RUN(test_hierarchy_against_reference);
    return unit_finish("test_sim");
