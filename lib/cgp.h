@@ -214,8 +214,9 @@ int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
 /* Maps the file into memory instead of reading it, if it is a regular
  * file that is not empty and the mapping succeeds: 1, else 0 (it is then
  * read as before).  Call it before the first cgp_reader_next().  Lines
- * are then read where the file is mapped, without a copy, and the pages
- * behind them are released as reading goes on.  A file that shrinks while
+ * are then read where the file is mapped, without a copy; the file is
+ * mapped a window at a time as reading goes on, and the pages behind the
+ * reader are released.  A file that shrinks while
  * it is mapped makes reading past its new end raise SIGBUS: the caller
  * must catch it (cgp_profile_read() does) or not map. */
 int cgp_reader_map(struct cgp_reader *r);
@@ -225,11 +226,12 @@ int cgp_reader_map(struct cgp_reader *r);
  * check_utf8, invalid UTF-8 (message "path:N: ..."). */
 int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 		    struct cgp_error *err);
-/* A mapped file's pages behind the line being read are released every
- * CGP_MAP_WINDOW bytes (cgp_reader_drop()): they count in the resident
- * memory until then, and should not outweigh the read buffer they
- * replace. */
-#define CGP_MAP_WINDOW ((size_t)1 << 20)
+/* A mapped file is mapped CGP_MAP_WINDOW bytes at a time, as reading
+ * reaches them, and its pages behind the line being read are released
+ * every CGP_MAP_WINDOW bytes (cgp_reader_drop()): mapped pages count in the
+ * resident memory, and should not outweigh the read buffer they replace
+ * (at most about two windows are mapped).  A multiple of the page size. */
+#define CGP_MAP_WINDOW ((size_t)128 << 10)
 
 /* Releases a mapped file's pages before the line at pos. */
 void cgp_reader_drop(struct cgp_reader *r);

@@ -85,41 +85,89 @@ static int fill(struct cgp_reader *r, struct cgp_error *err)
 	return 0;
 }
 
+/* Maps the next CGP_MAP_WINDOW bytes of a mapped file (or what is left of
+ * it) at their place in the reserved region, after the bytes [0, end)
+ * mapped so far (end a multiple of the window, so of the page size).  Only
+ * the mapped part is file-backed: the kernel cannot map pages far ahead of
+ * the reader (it maps whole large folios on a fault), and the bytes after
+ * end are the region's zero pages, the slack of cgp_reader_peek().
+ * Returns 0, or CGP_EIO. */
+static int map_more(struct cgp_reader *r, struct cgp_error *err)
+{
+	size_t off = r->end, n = r->cap - off;
+
+	if (n > CGP_MAP_WINDOW)
+		n = CGP_MAP_WINDOW;
+	if (n && mmap(r->buf + off, n, PROT_READ, MAP_PRIVATE | MAP_FIXED, r->fd,
+		      (off_t)off) == MAP_FAILED)
+		return cgp_error_sys(err, CGP_EIO, errno, "cannot read '%s'", r->path);
+	if (n)
+		madvise(r->buf + off, n, MADV_SEQUENTIAL);
+	r->end = off + n;
+	r->eof = r->end >= r->cap;
+	return 0;
+}
+
+/* Makes the whole reserved region anonymous again (zero pages), nothing
+ * of the file mapped: 0, or -1. */
+static int map_reset(struct cgp_reader *r)
+{
+	if (mmap(r->buf, r->maplen, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+		 -1, 0) == MAP_FAILED)
+		return -1;
+	r->pos = r->end = r->dropped = 0;
+	r->eof = 0;
+	return 0;
+}
+
 int cgp_reader_map(struct cgp_reader *r)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), size, len;
+	struct cgp_error err = CGP_ERROR_INIT;
 	struct stat st;
 	char *p;
 
 	if (r->buf || fstat(r->fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > SIZE_MAX / 2)
+	    (uint64_t)st.st_size > SIZE_MAX / 2 || CGP_MAP_WINDOW % page)
 		return 0;
 	size = (size_t)st.st_size;
-	/* An anonymous page after the file's: the zero bytes of the slack
-	 * even when the file ends at a page boundary. */
+	/* The file's place, and an anonymous page after it: the zero bytes
+	 * of the slack even when the file ends at a page boundary.  The file
+	 * is mapped into it a window at a time (map_more()). */
 	len = (size + page - 1) / page * page + page;
 	p = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return 0;
-	if (mmap(p, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, r->fd, 0) == MAP_FAILED) {
-		munmap(p, len);
-		return 0;
-	}
-	madvise(p, size, MADV_SEQUENTIAL);
 	r->buf = p;
 	r->maplen = len;
-	r->cap = r->end = size;
-	r->eof = 1;
+	r->cap = size;
+	r->end = r->pos = r->dropped = 0;
+	if (map_more(r, &err)) {
+		cgp_error_release(&err);
+		munmap(p, len);
+		r->buf = NULL;
+		r->maplen = r->cap = r->end = 0;
+		r->eof = 0;
+		return 0;
+	}
 	return 1;
 }
 
+/* The pages behind the reader are replaced with the region's zero pages
+ * (not just released with MADV_DONTNEED): a fault on a mapped file may
+ * map the pages of the whole large folio around it (up to 2 MiB on Linux
+ * 6), and pages already released but still in the file's mapping would
+ * come back with it.  Only the lines behind pos go: a line returned by
+ * cgp_reader_next() stays until the next call, as documented. */
 void cgp_reader_drop(struct cgp_reader *r)
 {
 	size_t upto = r->pos & ~((size_t)sysconf(_SC_PAGESIZE) - 1);
 
 	if (!r->maplen || upto <= r->dropped)
 		return;
-	madvise(r->buf + r->dropped, upto - r->dropped, MADV_DONTNEED);
+	if (mmap(r->buf + r->dropped, upto - r->dropped, PROT_READ,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+		madvise(r->buf + r->dropped, upto - r->dropped, MADV_DONTNEED);
 	r->dropped = upto;
 }
 
@@ -165,7 +213,7 @@ int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 			scanned = (size_t)(e - p);
 			if (cr)
 				scanned = (size_t)(cr - p);
-			rc = fill(r, err);
+			rc = r->maplen ? map_more(r, err) : fill(r, err);
 			if (rc)
 				return rc;
 			continue;
@@ -188,10 +236,14 @@ int cgp_reader_next(struct cgp_reader *r, const char **line, size_t *len,
 int cgp_reader_rewind(struct cgp_reader *r, struct cgp_error *err)
 {
 	if (r->maplen) {
-		r->pos = r->dropped = 0;
+		/* Windows of the end of the file may still be mapped where
+		 * the slack of the first must be zero: start again. */
+		if (map_reset(r))
+			return cgp_error_sys(err, CGP_EIO, errno, "cannot read '%s' again",
+					     r->path);
 		r->lineno = 0;
 		r->had_nl = 0;
-		return 0;
+		return map_more(r, err);
 	}
 	if (lseek(r->fd, 0, SEEK_SET) < 0)
 		return cgp_error_sys(err, CGP_EIO, errno, "cannot read '%s' again", r->path);

@@ -625,6 +625,90 @@ static void test_reader_boundary(void)
 	free(text);
 }
 
+/* The bytes of the file mapped at [lo, hi) resident in this process, from
+ * /proc/self/smaps (the Rss of the mappings of that range that name a
+ * file); -1 where it cannot be read. */
+static long mapped_resident(const char *lo, const char *hi)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	unsigned long a, b;
+	long kb, total = 0;
+	int in = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f)) {
+		char path[256] = "";
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %255s", &a, &b, path) >= 2 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			in = (const char *)a >= lo && (const char *)b <= hi && path[0] == '/';
+			continue;
+		}
+		if (in && sscanf(line, "Rss: %ld kB", &kb) == 1)
+			total += kb * 1024;
+	}
+	fclose(f);
+	return total;
+}
+
+/* A mapped file is read a window at a time: lines across the windows'
+ * boundaries and a line longer than a window come out whole, rewinding
+ * reads the same lines again, and no more than about two windows of the
+ * file are resident at any time (the kernel would otherwise map pages
+ * well ahead of the reader). */
+static void test_reader_windows(void)
+{
+	size_t n = 4 * CGP_MAP_WINDOW + 12345, i = 0, k, seen, lines = 0;
+	size_t long_line = CGP_MAP_WINDOW + 1000;
+	char *text = malloc(n);
+	struct cgp_reader r;
+	struct cgp_error err = CGP_ERROR_INIT;
+	const char *line;
+	size_t len;
+	long most = 0, now;
+	unsigned pass;
+	int bad = 0;
+
+	/* Lines of 1 to 300 bytes, then one longer than a window, then more. */
+	rnd_state = 7;
+	while (i < n) {
+		k = lines == 100 ? long_line : 1 + rnd(300);
+		if (k > n - i - 1)
+			k = n - i - 1;
+		memset(text + i, 'a' + (int)(lines % 26), k);
+		text[i + k] = '\n';
+		i += k + 1;
+		lines++;
+	}
+	CHECKF(cgp_reader_open(&r, put("windows", text, n), 2 * CGP_MAP_WINDOW, &err) == 0,
+	       "open windows");
+	CHECK(cgp_reader_map(&r) == 1);
+	for (pass = 0; pass < 2; pass++) {
+		seen = 0, i = 0;
+		while (cgp_reader_next(&r, &line, &len, &err) == 1) {
+			if (line != r.buf + i || text[i + len] != '\n' ||
+			    memchr(line, '\n', len) ||
+			    (len && (line[0] != 'a' + (int)(seen % 26) ||
+				     line[len - 1] != line[0])))
+				bad++;
+			i += len + 1;
+			seen++;
+			if (seen % 64 == 0 && (now = mapped_resident(r.buf, r.buf + r.maplen)) > most)
+				most = now;
+		}
+		CHECKF(!bad && seen == lines && i == n, "pass %u: %zu of %zu lines, %d bad",
+		       pass, seen, lines, bad);
+		CHECKF(pass == 1 || cgp_reader_rewind(&r, &err) == 0, "rewind: %s",
+		       err.msg ? err.msg : "");
+	}
+	/* The window, what the reader is in, a page and a large folio. */
+	CHECKF(most <= (long)(long_line + 2 * CGP_MAP_WINDOW + (64 << 10)),
+	       "%ld bytes of the file resident", most);
+	cgp_reader_release(&r);
+	free(text);
+}
+
 static const struct cgp_cc *find_cc(const struct cgp_profile *p, const char *file,
 				    const char *fn)
 {
@@ -951,6 +1035,7 @@ int main(void)
 	RUN(test_shrinking_file);
 	RUN(test_reader_rewind);
 	RUN(test_reader_boundary);
+	RUN(test_reader_windows);
 	RUN(test_modes);
 	RUN(test_rules);
 	RUN(test_instrs);
