@@ -143,6 +143,7 @@
     this.asc = false;
     this.filter = '';
     this.limit = meta.page;
+    this.conts = [];
     this.controls();
   }
   Table.prototype.data = function () {
@@ -223,11 +224,21 @@
     });
     this.render();
   };
+  /* Takes the rows of the previous render out of the page. */
+  Table.prototype.clear = function () {
+    var t = this.table;
+    Array.prototype.slice.call(t.tBodies).forEach(function (b) { t.removeChild(b); });
+    if (t.tFoot) t.removeChild(t.tFoot);
+    this.conts.forEach(function (box) { box.parentNode.removeChild(box); });
+    this.conts = [];
+  };
   Table.prototype.render = function () {
     var f = this.filter.toLowerCase(), groups = this.data(), t = this.table;
     var cum = new Array(nev).fill(0), rows = 0, shown = 0, matching = 0;
-    Array.prototype.slice.call(t.tBodies).forEach(function (b) { t.removeChild(b); });
-    var frag = document.createDocumentFragment();
+    /* A page of rows per part: the first in the table, each other in a
+     * table of its own (rest()). */
+    var parts = [{ frag: document.createDocumentFragment(), rows: 0 }], part = parts[0];
+    this.clear();
     for (var i = 0; i < groups.length; i++) {
       var g = groups[i], inner = g[4];
       if (f && g[0].toLowerCase().indexOf(f) < 0) {
@@ -237,17 +248,64 @@
       matching++;
       for (var k = 0; k < nev; k++) if (!meta.diff) cum[k] += g[3][k];
       if (rows >= this.limit) continue;
+      if (part.rows >= meta.page) {
+        part = { frag: document.createDocumentFragment(), rows: 0 };
+        parts.push(part);
+      }
       var body = el('tbody');
       body.appendChild(row('o', g, cum.slice(), false));
       inner.forEach(function (r) { body.appendChild(row('i', r, null, true)); });
-      frag.appendChild(body);
+      part.frag.appendChild(body);
+      part.rows += 1 + inner.length;
       rows += 1 + inner.length;
       shown++;
     }
-    t.appendChild(frag);
+    t.appendChild(parts[0].frag);
+    if (parts.length > 1) this.rest(parts);
     this.status.textContent = 'showing ' + shown + ' of ' + matching +
       (f ? ' matching' : '') + (matching !== groups.length ? ' (' + groups.length + ' in all)' : '');
     this.moreButton.hidden = shown >= matching;
+  };
+  /* The pages after the first, each in a table of its own after the
+   * table, in a box that the browser lays out only when it is scrolled
+   * into view (content-visibility): a table is laid out as a whole, and
+   * tens of thousands of rows in one would take minutes.  The tables share
+   * the columns' widths: the table gets a hidden row (visibility: collapse
+   * keeps its widths) of the widest cells of all the rows, its columns are
+   * measured, and the other tables take them (table-layout: fixed). */
+  Table.prototype.rest = function (parts) {
+    var t = this.table, widest = [], p, c;
+    for (p = 1; p < parts.length; p++) {
+      Array.prototype.forEach.call(parts[p].frag.querySelectorAll('tr'), function (tr) {
+        for (c = 0; c < tr.cells.length; c++) {
+          var len = tr.cells[c].textContent.length;
+          if (!widest[c] || len > widest[c].len) widest[c] = { len: len, cell: tr.cells[c] };
+        }
+      });
+    }
+    var foot = el('tfoot', 'sz'), tr = el('tr', 'o');
+    widest.forEach(function (w) { tr.appendChild(w.cell.cloneNode(true)); });
+    foot.appendChild(tr);
+    t.appendChild(foot);
+    var ths = t.tHead.rows[0].cells, box = t.getBoundingClientRect(), widths = [];
+    for (c = 0; c < ths.length; c++) widths.push(ths[c].getBoundingClientRect().width);
+    var rowHeight = (box.height - t.tHead.getBoundingClientRect().height) / Math.max(parts[0].rows, 1);
+    for (p = 1; p < parts.length; p++) {
+      var cv = el('div', 'cv'), tab = el('table', 't tc'), cols = el('colgroup');
+      tab.setAttribute('data-c', this.id);
+      tab.style.width = box.width + 'px';
+      widths.forEach(function (w) {
+        var col = el('col');
+        col.style.width = w + 'px';
+        cols.appendChild(col);
+      });
+      tab.appendChild(cols);
+      tab.appendChild(parts[p].frag);
+      cv.style.containIntrinsicSize = 'auto ' + Math.ceil(rowHeight * parts[p].rows) + 'px';
+      cv.appendChild(tab);
+      t.parentNode.appendChild(cv);
+      this.conts.push(cv);
+    }
   };
 
   var tables = Array.prototype.map.call(document.querySelectorAll('table[data-t]'),
