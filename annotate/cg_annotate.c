@@ -687,6 +687,7 @@ int main(int argc, char **argv)
 
 	prog_init(argv[0]);
 	prog_stdout_init();
+	cgp_heap_prefault(CGP_HEAP_MIN_INPUT);
 	parse_options(&a, argc, argv);
 	read_profiles(&a);
 	exceeded = prepare(&a);

@@ -220,6 +220,18 @@ int cgp_reader_open(struct cgp_reader *r, const char *path, size_t maxline,
  * it is mapped makes reading past its new end raise SIGBUS: the caller
  * must catch it (cgp_profile_read() does) or not map. */
 int cgp_reader_map(struct cgp_reader *r);
+
+/* The heap of the programs that hold a whole profile in memory, faulted
+ * in a step at a time (cgp_heap.c).  cgp_heap_prefault(), at start-up,
+ * opts in: from the first input of at least min_input bytes that
+ * cgp_reader_map() maps (it calls cgp_heap_input()), what the heap grows
+ * by is made present in one call (cgp_heap_check(), called at every window
+ * the reader maps).  cgp_heap_prefaulting() says whether that has started. */
+#define CGP_HEAP_MIN_INPUT ((size_t)16 << 20)
+void cgp_heap_prefault(size_t min_input);
+void cgp_heap_input(uint64_t size);
+void cgp_heap_check(void);
+int cgp_heap_prefaulting(void);
 /* Returns 1 with *line and *len set to the next line (no terminator; valid
  * until the next call), 0 at end of file, or a negative code: CGP_EIO on
  * a read error, CGP_EPARSE for a line longer than maxline or, with

@@ -105,6 +105,7 @@ static int map_more(struct cgp_reader *r, struct cgp_error *err)
 		madvise(r->buf + off, n, MADV_SEQUENTIAL);
 	r->end = off + n;
 	r->eof = r->end >= r->cap;
+	cgp_heap_check();
 	return 0;
 }
 
@@ -131,6 +132,7 @@ int cgp_reader_map(struct cgp_reader *r)
 	    (uint64_t)st.st_size > SIZE_MAX / 2 || CGP_MAP_WINDOW % page)
 		return 0;
 	size = (size_t)st.st_size;
+	cgp_heap_input((uint64_t)size);
 	/* The file's place, and an anonymous page after it: the zero bytes
 	 * of the slack even when the file ends at a page boundary.  The file
 	 * is mapped into it a window at a time (map_more()). */

@@ -13,6 +13,7 @@ lib_libcgp_a_SOURCES = \
 	lib/cgp_utf8.c \
 	lib/cgp_num.c \
 	lib/cgp_reader.c \
+	lib/cgp_heap.c \
 	lib/cgp_table.c \
 	lib/cgp_read.c \
 	lib/cgp_write.c \
@@ -43,9 +44,9 @@ CGP_LDADD = lib/libcgprog.a lib/libcgp.a $(PCRE2_LIBS) -lm
 
 # Unit tests of the library (host C).
 check_PROGRAMS += tests/unit/test_lib_num tests/unit/test_lib_read \
-	tests/unit/test_lib_model
+	tests/unit/test_lib_model tests/unit/test_lib_heap
 TESTS += tests/unit/test_lib_num tests/unit/test_lib_read \
-	tests/unit/test_lib_model
+	tests/unit/test_lib_model tests/unit/test_lib_heap
 tests_unit_test_lib_num_SOURCES = tests/unit/test_lib_num.c tests/unit/unit_check.h
 tests_unit_test_lib_num_CPPFLAGS = -I$(top_srcdir)/lib
 tests_unit_test_lib_num_CFLAGS = $(HOST_WARN_CFLAGS)
@@ -59,6 +60,11 @@ tests_unit_test_lib_model_SOURCES = tests/unit/test_lib_model.c tests/unit/unit_
 tests_unit_test_lib_model_CPPFLAGS = -I$(top_srcdir)/lib
 tests_unit_test_lib_model_CFLAGS = $(HOST_WARN_CFLAGS)
 tests_unit_test_lib_model_LDADD = lib/libcgp.a $(PCRE2_LIBS) -lm
+
+tests_unit_test_lib_heap_SOURCES = tests/unit/test_lib_heap.c tests/unit/unit_check.h
+tests_unit_test_lib_heap_CPPFLAGS = -I$(top_srcdir)/lib
+tests_unit_test_lib_heap_CFLAGS = $(HOST_WARN_CFLAGS)
+tests_unit_test_lib_heap_LDADD = lib/libcgp.a $(PCRE2_LIBS) -lm
 
 # The companions' documentation (design, decisions, benchmark figures).
 EXTRA_DIST += docs/companions.md

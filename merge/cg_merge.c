@@ -83,6 +83,7 @@ int main(int argc, char **argv)
 	struct cgp_out *o = &sout;
 
 	prog_init(argv[0]);
+	cgp_heap_prefault(CGP_HEAP_MIN_INPUT);
 	prog_stdout_init();
 	ap_parse(&spec, argc, argv, on_option, &output, &files, &nfiles);
 
