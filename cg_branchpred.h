@@ -44,28 +44,30 @@ static inline unsigned cg_condpred_addr_index(const struct cg_condpred *p,
           & ((1u << CG_CONDPRED_ADDR_BITS) - 1);
 }
 
+/* The saturating step of a 2-bit counter as one constant: the next value
+   of counter c after outcome t (0 or 1) is bits 4c + 2t .. 4c + 2t + 1.
+   One step towards the outcome, saturating at 0 and 3:
+     c = 0: 0, 1;  c = 1: 0, 2;  c = 2: 1, 3;  c = 3: 2, 3. */
+#define CG_CONDPRED_STEP 0xED84u
+
 /* Predicts the branch whose address part of the index is addr_index,
-   learns its outcome taken (any non-zero value means taken) and returns 1
-   if the prediction was wrong.  No branch depends on the outcome or the
-   counter, and no table is read: the outcomes of the simulated program's
-   branches are data to the host, so branches on them would be mispredicted
-   by the host itself, and this runs for every simulated branch. */
+   learns its outcome t (1 taken, 0 not; nothing else) and returns 1 if
+   the prediction was wrong.  No branch depends on the outcome or the
+   counter: the outcomes of the simulated program's branches are data to
+   the host, so branches on them would be mispredicted by the host itself,
+   and this runs for every simulated branch. */
 static inline int cg_condpred_update_at(struct cg_condpred *p,
-                                        unsigned addr_index, int taken)
+                                        unsigned addr_index, unsigned t)
 {
    const uintptr_t mask_h = (1u << CG_CONDPRED_HISTORY_BITS) - 1;
    uintptr_t history = p->history;
    uint8_t *counter = &p->counters[((history & mask_h)
                                     << CG_CONDPRED_ADDR_BITS) | addr_index];
    unsigned c = *counter;
-   unsigned t = taken != 0;
-   /* Predicted taken iff c >= 2.  One step towards the outcome, saturating
-      at 0 and 3: +1 if taken and c < 3, -1 if not taken and c > 0. */
-   unsigned up = t & (c != 3);
-   unsigned down = (t ^ 1) & (c != 0);
 
+   /* Predicted taken iff c >= 2. */
    p->history = (history << 1) | t;
-   *counter = (uint8_t)(c + up - down);
+   *counter = (uint8_t)((CG_CONDPRED_STEP >> (4 * c + 2 * t)) & 3);
    return (int)((c >> 1) ^ t);
 }
 
@@ -76,7 +78,7 @@ static inline int cg_condpred_predict_and_update(struct cg_condpred *p,
                                                  int taken)
 {
    return cg_condpred_update_at(p, cg_condpred_addr_index(p, instr_addr),
-                                taken);
+                                taken != 0);
 }
 
 /* Indirect branches: the last target seen by each of 512 entries, indexed

@@ -153,8 +153,9 @@ VG_REGPARM(3) void cg_h_data_guarded(ULong *counts, Addr ea, UWord size)
 VG_REGPARM(2) void cg_h_cond_branch(const CgSimInstr *i, UWord taken)
 {
    (*cg_sim_count(i))++;
+   /* taken is 1 or 0: the emitted code widens an Ity_I1. */
    *i->misses += (ULong)cg_condpred_update_at(&cg_cond_pred, i->cond_index,
-                                              (int)taken);
+                                              (unsigned)taken);
 }
 
 VG_REGPARM(2) void cg_h_ind_branch(const CgSimInstr *i, UWord target)
