@@ -28,6 +28,7 @@ CLEANFILES += bench-tool.tsv bench-tool-runs.tsv
 EXTRA_DIST += \
 	docs/performance.md \
 	bench/tool/run \
+	bench/tool/perf-split \
 	bench/tool/gen.c \
 	bench/tool/interp.c \
 	bench/tool/arrays/arrays.h \
