@@ -390,4 +390,19 @@ static inline int cg_cache_ref32(struct cg_cache *c, cg_addr_t addr,
    return cg_cache_ref_straddle32(c, addr, size, first, last);
 }
 
+/* Whether a reference to c with compact tags (c->tags32 set: the LL;
+   the emitted tests of first-level caches read their way-0 copies) of
+   size bytes at addr lies in one line held in way 0 of its set: then
+   cg_cache_ref32 would return 0 and change nothing, and may be skipped.
+   0 for anything else, including a block beyond 32 bits. */
+static inline int cg_cache_way0_hit32(const struct cg_cache *c,
+                                      cg_addr_t addr, uint8_t size)
+{
+   cg_addr_t first = addr >> c->line_bits;
+   cg_addr_t last = (addr + size - 1) >> c->line_bits;
+
+   return first == last && first == (uint32_t)first
+          && c->tags32[cg_cache_set_offset32(c, first)] == (uint32_t)first;
+}
+
 #endif /* CG_SIM_H */

@@ -89,20 +89,6 @@ static inline int cg_ref(struct cg_cache *c, Addr addr, UChar size)
 /*--- The helpers: scalar variant, and those without one   ---*/
 /*------------------------------------------------------------*/
 
-/* Accesses themselves are counted by the group counters (or, guarded, by
-   their helper); the helpers count misses. */
-/* Whether a reference to c of size bytes at addr is a hit in way 0 of
-   compact tags, which changes nothing (c has no way-0 copies). */
-static inline int cg_way0_hit32(const struct cg_cache *c, Addr addr,
-                                UChar size)
-{
-   cg_addr_t first = addr >> c->line_bits;
-   cg_addr_t last = (addr + size - 1) >> c->line_bits;
-
-   return c->tags32 != NULL && first == last && first == (uint32_t)first
-          && c->tags32[cg_cache_set_offset32(c, first)] == (uint32_t)first;
-}
-
 /* The LL reference of an L1 miss that is not a hit in the LL's way 0. */
 static __attribute__((noinline)) VG_REGPARM(3)
 void cg_ll_ref(ULong *misses, Addr addr, UChar size)
@@ -111,13 +97,16 @@ void cg_ll_ref(ULong *misses, Addr addr, UChar size)
       misses[1]++;
 }
 
-/* The common case, a hit in the LL's way 0, is tested here first and
-   returns without saving a register: the rest is a tail call. */
+/* Accesses themselves are counted by the group counters (or, guarded, by
+   their helper); the helpers count misses.  The common case of an L1
+   miss, a hit in the LL's way 0, is tested here first and returns without
+   saving a register: the rest is a tail call. */
 __attribute__((noinline)) VG_REGPARM(3)
 void cg_l1_missed(ULong *misses, Addr addr, UChar size)
 {
    misses[0]++;
-   if (__builtin_expect(cg_way0_hit32(&cg_sims.LL, addr, size), 1))
+   if (__builtin_expect(cg_sims.LL.tags32 != NULL
+                        && cg_cache_way0_hit32(&cg_sims.LL, addr, size), 1))
       return;
    cg_ll_ref(misses, addr, size);
 }

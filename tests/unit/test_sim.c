@@ -896,7 +896,7 @@ static void check_compact_tags(int vector)
       size_t bytes32 = cg_cache_tag_bytes32(&cfg);
       uint32_t *compact = calloc(1, bytes32);
       struct cg_cache a, b;
-      long i, mismatches = 0;
+      long i, mismatches = 0, way0_mismatches = 0;
       size_t n, w;
 
       if (full == NULL || compact == NULL)
@@ -917,11 +917,16 @@ static void check_compact_tags(int vector)
 
          random_access(geo->base, (uintptr_t)geo->size, (uintptr_t)geo->line,
                        &addr, &len);
+         /* The compact way-0 test agrees with the full-width cache's. */
+         if (cg_cache_way0_hit32(&b, addr, (uint8_t)len)
+             != is_way0_hit(&a, addr, (uint8_t)len))
+            way0_mismatches++;
          if (cg_cache_ref(&a, addr, (uint8_t)len)
              != cg_cache_ref32(&b, addr, (uint8_t)len))
             mismatches++;
       }
       CHECK_EQ(mismatches, 0);
+      CHECK_EQ(way0_mismatches, 0);
       n = cg_cache_tag_bytes(&cfg) / sizeof(uintptr_t);
       for (w = 0; w < n && a.tags[w] == b.tags32[w]; w++)
          ;
@@ -945,7 +950,7 @@ static void test_compact_tags_scalar(void)
 }
 
 /* A block number beyond 32 bits: the compact cache reports CG_CACHE_WIDEN
-   and changes nothing; once widened it goes on exactly like a full-width
+   and changes nothing, and its way-0 test says no; once widened it goes on exactly like a full-width
    cache that saw the same accesses.  (Only meaningful with 64-bit
    addresses.) */
 static void test_compact_widen(void)
@@ -973,6 +978,10 @@ static void test_compact_widen(void)
       cg_addr_t wide = ((cg_addr_t)1 << 38) + 0x40;
       cg_addr_t edge = ((cg_addr_t)1 << 38) - 2;
       memcpy(before, compact, n * sizeof *compact);
+      /* Block 2^32 + 65, cut to 32 bits, would be block 65, which is in
+         way 0 of set 1: the way-0 test must not take it for a hit. */
+      CHECK(!cg_cache_way0_hit32(&b, wide + 0x1000, 1));
+      CHECK(cg_cache_way0_hit32(&b, 0x1040, 1));
       CHECK_EQ(cg_cache_ref32(&b, wide, 1), CG_CACHE_WIDEN);
       CHECK_EQ(cg_cache_ref32(&b, edge, 4), CG_CACHE_WIDEN);
       CHECK(memcmp(before, compact, n * sizeof *compact) == 0);
