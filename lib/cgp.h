@@ -232,6 +232,7 @@ void cgp_heap_prefault(size_t min_input);
 void cgp_heap_input(uint64_t size);
 void cgp_heap_check(void);
 int cgp_heap_prefaulting(void);
+
 /* Returns 1 with *line and *len set to the next line (no terminator; valid
  * until the next call), 0 at end of file, or a negative code: CGP_EIO on
  * a read error, CGP_EPARSE for a line longer than maxline or, with

@@ -17,11 +17,12 @@
  * so that the pages made present ahead of their use are at most that at
  * any time; larger steps measured no faster.  Allocations of 128 KiB and
  * more get mappings of their own from malloc (its default threshold, which
- * setting the step also keeps from rising) and are not populated.  Nothing changes for small inputs: population starts with
- * the first mapped input of at least the size the program named, and only
- * in the programs that opt in; cg_diff, which streams and whose peak
- * memory is about 30 MB, does not.  Where the kernel does not know the
- * advice, the call fails and the pages fault in as before.
+ * setting the step also keeps from rising) and are not populated.
+ * Nothing changes for small inputs: population starts with the first
+ * mapped input of at least the size the program named, and only in the
+ * programs that opt in; cg_diff, which streams and whose peak memory is
+ * about 30 MB, does not.  Where the kernel does not know the advice, the
+ * call fails and the pages fault in as before.
  *
  * Tried and dropped (docs/companions.md): transparent huge pages for the
  * heap (MADV_HUGEPAGE on the same ranges).  Alone, cg_annotate took 0.30 s
