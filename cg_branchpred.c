@@ -4,6 +4,16 @@
 
 #include "cg_branchpred.h"
 
+/* Counter c, outcome t: c = 0: 0, 1;  c = 1: 0, 2;  c = 2: 1, 3;  c = 3:
+   2, 3; wrong (4) when (c >= 2) differs from t.  Twice: a stored byte may
+   have the misprediction bit. */
+#define CG_STEP_ROWS \
+   0, 1 | 4,        /* c = 0 (predicts not taken): t = 0, t = 1 */ \
+   0, 2 | 4,        /* c = 1 (predicts not taken) */ \
+   1 | 4, 3,        /* c = 2 (predicts taken) */ \
+   2 | 4, 3         /* c = 3 (predicts taken) */
+const uint8_t cg_condpred_step[16] = { CG_STEP_ROWS, CG_STEP_ROWS };
+
 void cg_condpred_init(struct cg_condpred *p, unsigned zero_bits)
 {
    unsigned i;

@@ -19,8 +19,12 @@
 #include "cg_host.h"
 
 /* Conditional branches: 2^14 two-bit saturating counters (0, 1: predict
-   not taken; 2, 3: predict taken), indexed by the last 7 outcomes (global
-   history, most recent in bit 0) above 7 bits of the branch address. */
+   not taken; 2, 3: predict taken), one for each pair of the last 7
+   outcomes (global history, most recent in bit 0) and 7 bits of the
+   branch address.  (Upstream's index puts the history above the address
+   bits; the table here is stored the other way round, address bits above
+   history, which selects the same counter for the same pair and saves a
+   shift per branch.) */
 #define CG_CONDPRED_HISTORY_BITS 7
 #define CG_CONDPRED_ADDR_BITS 7
 #define CG_CONDPRED_ENTRIES \
@@ -29,46 +33,64 @@
 struct cg_condpred {
    uintptr_t history;                      /* outcomes, 1 = taken */
    unsigned zero_bits;
-   uint8_t counters[CG_CONDPRED_ENTRIES];  /* each 0 .. 3 */
+   /* Each: the counter in bits 0-1; bit 2 is the last update's
+      misprediction, which a lookup ignores (see cg_condpred_step). */
+   uint8_t counters[CG_CONDPRED_ENTRIES];
 };
 
 /* All counters 0 (strongly not taken), empty history. */
 void cg_condpred_init(struct cg_condpred *p, unsigned zero_bits);
 
-/* The address part of the counter index of the branch at instr_addr: a
-   constant of the branch, which a caller may compute once. */
+/* The address part of the counter index of the branch at instr_addr, in
+   place (shifted above the history bits): a constant of the branch, which
+   a caller may compute once. */
 static inline unsigned cg_condpred_addr_index(const struct cg_condpred *p,
                                               cg_addr_t instr_addr)
 {
-   return (unsigned)(instr_addr >> p->zero_bits)
-          & ((1u << CG_CONDPRED_ADDR_BITS) - 1);
+   return ((unsigned)(instr_addr >> p->zero_bits)
+           & ((1u << CG_CONDPRED_ADDR_BITS) - 1)) << CG_CONDPRED_HISTORY_BITS;
 }
 
-/* The saturating step of a 2-bit counter as one constant: the next value
-   of counter c after outcome t (0 or 1) is bits 4c + 2t .. 4c + 2t + 1.
-   One step towards the outcome, saturating at 0 and 3:
-     c = 0: 0, 1;  c = 1: 0, 2;  c = 2: 1, 3;  c = 3: 2, 3. */
-#define CG_CONDPRED_STEP 0xED84u
+/* The counter (0 .. 3) that a branch at instr_addr uses after the
+   outcomes history. */
+static inline unsigned cg_condpred_counter(const struct cg_condpred *p,
+                                           uintptr_t history,
+                                           cg_addr_t instr_addr)
+{
+   const uintptr_t mask_h = (1u << CG_CONDPRED_HISTORY_BITS) - 1;
+   return p->counters[cg_condpred_addr_index(p, instr_addr)
+                      | (unsigned)(history & mask_h)] & 3u;
+}
 
-/* Predicts the branch whose address part of the index is addr_index,
-   learns its outcome t (1 taken, 0 not; nothing else) and returns 1 if
-   the prediction was wrong.  No branch depends on the outcome or the
-   counter: the outcomes of the simulated program's branches are data to
-   the host, so branches on them would be mispredicted by the host itself,
-   and this runs for every simulated branch. */
-static inline int cg_condpred_update_at(struct cg_condpred *p,
-                                        unsigned addr_index, unsigned t)
+/* The saturating step of a 2-bit counter and the misprediction, as one
+   table: entry 2b + t, for a stored counter byte b and the outcome t (0 or
+   1), holds the counter's next value (one step towards the outcome,
+   saturating at 0 and 3) in bits 0-1 and, in bit 2, 1 if the counter
+   (b & 3, taken iff >= 2) predicted wrongly.  The entry is stored as it
+   is: the table repeats itself for bytes 4 to 7, so no masking. */
+extern const uint8_t cg_condpred_step[16];
+
+/* Predicts the branch whose address part of the index is addr_index
+   (cg_condpred_addr_index), learns its outcome t (1 taken, 0 not;
+   nothing else) and returns 1 if the prediction was wrong.  This runs for
+   every simulated conditional branch, so it is written for few host
+   instructions (one table lookup does the counter's step and the
+   misprediction: the tool's helper is 16 instructions), and no branch
+   depends on the outcome or the counter: the outcomes of the simulated
+   program's branches are data to the host, and branches on them would be
+   mispredicted by the host itself. */
+static inline uintptr_t cg_condpred_update_at(struct cg_condpred *p,
+                                              unsigned addr_index,
+                                              uintptr_t t)
 {
    const uintptr_t mask_h = (1u << CG_CONDPRED_HISTORY_BITS) - 1;
    uintptr_t history = p->history;
-   uint8_t *counter = &p->counters[((history & mask_h)
-                                    << CG_CONDPRED_ADDR_BITS) | addr_index];
-   unsigned c = *counter;
+   uint8_t *counter = &p->counters[addr_index | (history & mask_h)];
+   uintptr_t next = cg_condpred_step[2 * (uintptr_t)*counter + t];
 
-   /* Predicted taken iff c >= 2. */
-   p->history = (history << 1) | t;
-   *counter = (uint8_t)((CG_CONDPRED_STEP >> (4 * c + 2 * t)) & 3);
-   return (int)((c >> 1) ^ t);
+   p->history = 2 * history + t;
+   *counter = (uint8_t)next;
+   return next >> 2;
 }
 
 /* Predicts the branch at instr_addr, learns its outcome taken and returns
@@ -77,8 +99,9 @@ static inline int cg_condpred_predict_and_update(struct cg_condpred *p,
                                                  cg_addr_t instr_addr,
                                                  int taken)
 {
-   return cg_condpred_update_at(p, cg_condpred_addr_index(p, instr_addr),
-                                taken != 0);
+   return (int)cg_condpred_update_at(p,
+                                     cg_condpred_addr_index(p, instr_addr),
+                                     taken != 0);
 }
 
 /* Indirect branches: the last target seen by each of 512 entries, indexed

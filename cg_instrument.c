@@ -737,9 +737,9 @@ static void cg_fill_sims(const CgState *cgs, CgSBInfo *sbi)
          sims[r].last_block = (UInt)((inode->addr + inode->len - 1)
                                      >> cg_sims.I1.line_bits);
       else
-         sims[r].count_off =
-            (UInt)((HChar *)&sims[r] - (HChar *)&counts[w[2]]);
-      sims[r].cond_index = (UChar)cg_condpred_addr_index(&cg_cond_pred,
+         sims[r].count_delta =
+            (Int)((HChar *)&counts[w[2]] - (HChar *)&sims[r]);
+      sims[r].cond_index = (UShort)cg_condpred_addr_index(&cg_cond_pred,
                                                          inode->addr);
    }
 }
@@ -758,7 +758,7 @@ static void cg_fill_twins(const CgState *cgs, CgSBInfo *sbi)
       twins[r] = sims[r];
       twins[r].misses = cg_sink;
       if (cgs->sims.w[3 * r + 2] != CG_NOT_BRANCH)
-         twins[r].count_off = (UInt)((HChar *)&twins[r] - (HChar *)sink);
+         twins[r].count_delta = (Int)((HChar *)sink - (HChar *)&twins[r]);
    }
 }
 

@@ -177,8 +177,7 @@ VG_REGPARM(2) void cg_h_cond_branch(const CgSimInstr *i, UWord taken)
 {
    (*cg_sim_count(i))++;
    /* taken is 1 or 0: the emitted code widens an Ity_I1. */
-   *i->misses += (ULong)cg_condpred_update_at(&cg_cond_pred, i->cond_index,
-                                              (unsigned)taken);
+   *i->misses += cg_condpred_update_at(&cg_cond_pred, i->cond_index, taken);
 }
 
 VG_REGPARM(2) void cg_h_ind_branch(const CgSimInstr *i, UWord target)

@@ -45,25 +45,27 @@
    ends its group, and the branch's helper runs exactly when the
    group's code runs: so it also counts the group's runs (count), which
    spares the group its inline counter increment.  The group's entry of
-   counts[] lies in the same allocation, before the record: count_off is
-   its distance in bytes (a pointer would make every record, and there are
-   several per block, a third bigger).  Owner: the block's records
-   (cg_blocks.h). */
+   counts[] lies in the same allocation, before the record: count_delta is
+   its offset from the record in bytes, negative (a pointer would make
+   every record, and there are several per block, a third bigger; a signed
+   offset needs no instruction of its own: the helper adds one to
+   record + count_delta in one addressing mode).  Owner: the block's
+   records (cg_blocks.h). */
 typedef struct {
    Addr addr;
    ULong *misses;
    union {
-      UInt count_off;         /* branches: this - &counts[group], bytes */
+      Int count_delta;        /* branches: &counts[group] - this, bytes */
       UInt last_block;        /* fetches: (addr + len - 1) >> I1's line
                                  bits */
    };
    UChar len;
-   UChar cond_index;          /* conditional: cg_condpred_addr_index */
+   UShort cond_index;         /* conditional: cg_condpred_addr_index */
 } CgSimInstr;
 
 static inline ULong *cg_sim_count(const CgSimInstr *i)
 {
-   return (ULong *)((UWord)i - i->count_off);
+   return (ULong *)((UWord)i + (Word)i->count_delta);
 }
 
 /* The data sizes that have a helper of their own in every variant. */

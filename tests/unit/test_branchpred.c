@@ -2,8 +2,10 @@
    Copyright (C) 2026 the cachegrind-ng developers.
    SPDX-License-Identifier: GPL-2.0-or-later
 
-   Conditional predictor: index = ((history & 0x7f) << 7) | ((addr >> Z) &
-   0x7f); a counter >= 2 predicts taken.  Several tests reset the history
+   Conditional predictor: one counter for each pair (history & 0x7f,
+   (addr >> Z) & 0x7f), read with cg_condpred_counter; a counter >= 2
+   predicts taken.  (The comments give upstream's index, history << 7 |
+   address bits, which names the same counter.)  Several tests reset the history
    before each branch so that one counter is followed; the others let the
    history run and derive the expected mispredictions by hand in the
    comments.  Indirect predictor: entry (addr >> Z) & 0x1ff remembers the
@@ -20,6 +22,9 @@
 static struct cg_condpred cp;
 static struct cg_indpred ip;
 
+/* The counter that a branch at addr uses after the outcomes hist. */
+#define COUNTER(hist, addr) cg_condpred_counter(&cp, (hist), (addr))
+
 /* Number of non-zero counters (the tests know which one should be). */
 static int busy_counters(void)
 {
@@ -27,7 +32,7 @@ static int busy_counters(void)
    int n = 0;
 
    for (i = 0; i < CG_CONDPRED_ENTRIES; i++)
-      n += cp.counters[i] != 0;
+      n += (cp.counters[i] & 3) != 0;
    return n;
 }
 
@@ -59,7 +64,7 @@ static void test_cond_saturation(void)
       cp.history = 0;
       CHECK_EQ(cg_condpred_predict_and_update(&cp, 0x1005, steps[i].taken),
                steps[i].result);
-      CHECK_EQ(cp.counters[5], steps[i].after);
+      CHECK_EQ(COUNTER(0, 0x1005), steps[i].after);
       CHECK_EQ(cp.history, (uintptr_t)steps[i].taken);
       CHECK_EQ(busy_counters(), steps[i].after != 0);
    }
@@ -74,15 +79,16 @@ static void test_cond_history_index(void)
    cg_condpred_init(&cp, 0);
    cp.history = 0x2a5;
    CHECK_EQ(cg_condpred_predict_and_update(&cp, 0x1013, T), MISPREDICT);
-   CHECK_EQ(cp.counters[0x1293], 1);
+   CHECK_EQ(COUNTER(0x25, 0x1013), 1);
+   CHECK_EQ(COUNTER(0x13, 0x1025), 0);      /* the roles swapped: another */
    CHECK_EQ(cp.history, 0x54b);
    CHECK_EQ(cg_condpred_predict_and_update(&cp, 0x1013, N), CORRECT);
-   CHECK_EQ(cp.counters[0x2593], 0);
+   CHECK_EQ(COUNTER(0x4b, 0x1013), 0);
    CHECK_EQ(cp.history, 0xa96);
    CHECK_EQ(busy_counters(), 1);
    /* Any non-zero "taken" is taken. */
    CHECK_EQ(cg_condpred_predict_and_update(&cp, 0x1013, 5), MISPREDICT);
-   CHECK_EQ(cp.counters[(0x16 << 7) | 0x13], 1);
+   CHECK_EQ(COUNTER(0x16, 0x1013), 1);
    CHECK_EQ(cp.history, 0x152d);
 }
 
@@ -103,7 +109,7 @@ static void test_cond_always_taken(void)
       wrong += result;
    }
    CHECK_EQ(wrong, 9);
-   CHECK_EQ(cp.counters[127 << 7], 3);
+   CHECK_EQ(COUNTER(127, 0x400), 3);
    CHECK_EQ(busy_counters(), 8);
 }
 
@@ -145,10 +151,10 @@ static void test_cond_loop_pattern(void)
       wrong += result;
    }
    CHECK_EQ(wrong, 11);
-   CHECK_EQ(cp.counters[59 << 7], 3);
-   CHECK_EQ(cp.counters[110 << 7], 3);
-   CHECK_EQ(cp.counters[93 << 7], 3);
-   CHECK_EQ(cp.counters[119 << 7], 0);
+   CHECK_EQ(COUNTER(59, 0x400), 3);
+   CHECK_EQ(COUNTER(110, 0x400), 3);
+   CHECK_EQ(COUNTER(93, 0x400), 3);
+   CHECK_EQ(COUNTER(119, 0x400), 0);
 }
 
 /* Only 7 address bits index the table: with Z = 0, 0x1005 and 0x1085
@@ -166,8 +172,8 @@ static void test_cond_aliasing(void)
    CHECK_EQ(cg_condpred_predict_and_update(&cp, 0x3f05, T), CORRECT);
    cp.history = 0;
    CHECK_EQ(cg_condpred_predict_and_update(&cp, 0x1006, T), MISPREDICT);
-   CHECK_EQ(cp.counters[5], 3);
-   CHECK_EQ(cp.counters[6], 1);
+   CHECK_EQ(COUNTER(0, 0x1005), 3);
+   CHECK_EQ(COUNTER(0, 0x1006), 1);
    CHECK_EQ(busy_counters(), 2);
 }
 
@@ -181,16 +187,16 @@ static void test_cond_zero_bits(void)
    cg_condpred_init(&cp, 2);
    cp.history = 0;
    cg_condpred_predict_and_update(&cp, 0x1014, T);
-   CHECK_EQ(cp.counters[5], 1);
+   CHECK_EQ(COUNTER(0, 0x1014), 1);
    cp.history = 0;
    cg_condpred_predict_and_update(&cp, 0x1017, T);
-   CHECK_EQ(cp.counters[5], 2);
+   CHECK_EQ(COUNTER(0, 0x1014), 2);
    cp.history = 0;
    CHECK_EQ(cg_condpred_predict_and_update(&cp, 0x1214, T), CORRECT);
-   CHECK_EQ(cp.counters[5], 3);
+   CHECK_EQ(COUNTER(0, 0x1014), 3);
    cp.history = 0;
    CHECK_EQ(cg_condpred_predict_and_update(&cp, 0x1018, T), MISPREDICT);
-   CHECK_EQ(cp.counters[6], 1);
+   CHECK_EQ(COUNTER(0, 0x1018), 1);
    CHECK_EQ(busy_counters(), 2);
 
    cg_condpred_init(&cp, 1);
@@ -200,10 +206,10 @@ static void test_cond_zero_bits(void)
    cg_condpred_predict_and_update(&cp, 0x100a, T);
    cp.history = 0;
    cg_condpred_predict_and_update(&cp, 0x100b, T);
-   CHECK_EQ(cp.counters[5], 2);
+   CHECK_EQ(COUNTER(0, 0x100a), 2);
    cp.history = 0;
    cg_condpred_predict_and_update(&cp, 0x100c, T);
-   CHECK_EQ(cp.counters[6], 1);
+   CHECK_EQ(COUNTER(0, 0x100c), 1);
 }
 
 /* ---- Indirect -------------------------------------------------------------- */
