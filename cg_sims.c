@@ -89,8 +89,8 @@ static inline int cg_ref(struct cg_cache *c, Addr addr, UChar size)
 /*--- The helpers: scalar variant, and those without one   ---*/
 /*------------------------------------------------------------*/
 
-/* The LL reference of an L1 miss that is not a hit in the LL's way 0. */
-static __attribute__((noinline)) VG_REGPARM(3)
+/* Also the rare path of cg_l1_missed_avx2 (cg_sims.h). */
+__attribute__((noinline)) VG_REGPARM(3)
 void cg_ll_ref(ULong *misses, Addr addr, UChar size)
 {
    if (cg_ref(&cg_sims.LL, addr, size))
@@ -280,6 +280,13 @@ static void cg_configure_caches(const struct cg_config *cfg)
    cg_init_ll(&LL);
    cg_sims.helpers_I1 = cg_helpers_for(&cg_sims.I1);
    cg_sims.helpers_D1 = cg_helpers_for(&cg_sims.D1);
+   cg_sims.l1_missed = cg_l1_missed;
+#ifdef CG_SIM_AVX2
+   UInt ll_ways = cg_cache_vector_ways(&cg_sims.LL);
+   if (cg_sims.LL.tags32 != NULL && ll_ways % 4 == 0 && ll_ways >= 4
+       && ll_ways <= 32 && cg_sims.LL.stride32 == ll_ways)
+      cg_sims.l1_missed = cg_l1_missed_avx2[ll_ways / 4];
+#endif
 }
 
 void cg_sims_init(const struct cg_config *cfg)

@@ -105,6 +105,9 @@ struct cg_sims {
    struct cg_cache I1, D1, LL;
    /* The variants the emitted code calls for I1 and for D1. */
    const struct cg_helper_set *helpers_I1, *helpers_D1;
+   /* Where the AVX2 variants go on a first-level miss: cg_l1_missed, or
+      its version for the LL's associativity (cg_l1_missed_avx2). */
+   VG_REGPARM(3) void (*l1_missed)(ULong *misses, Addr addr, UChar size);
    /* The smallest of the three line sizes, the largest data access
       simulated: bigger ones (x87 state saves, fxsave) are clamped to it
       so that no access spans more than two lines. */
@@ -139,6 +142,21 @@ VG_REGPARM(2) void cg_h_ind_branch(const CgSimInstr *i, UWord target);
    always did.) */
 __attribute__((noinline)) VG_REGPARM(3)
 void cg_l1_missed(ULong *misses, Addr addr, UChar size);
+
+/* The LL reference of a first-level miss that is not a hit in the LL's
+   way 0 (misses[1] counts a miss there): the rest of cg_l1_missed. */
+__attribute__((noinline)) VG_REGPARM(3)
+void cg_ll_ref(ULong *misses, Addr addr, UChar size);
+
+#ifdef CG_SIM_AVX2
+/* cg_l1_missed for an LL of 4k ways (k = 1 .. 8) with compact tags and
+   the vector reference, indexed by k ([0] unused): the same counts and the
+   same tags, with the LL's way-0 test, its set's stride and its vector
+   reference inline; the rest goes to cg_ll_ref as in cg_l1_missed. */
+extern VG_REGPARM(3) void (*const cg_l1_missed_avx2[9])(ULong *misses,
+                                                        Addr addr,
+                                                        UChar size);
+#endif
 
 /* The rare path of the AVX2 variants: an access through first-level cache
    l1 that they leave to the scalar code (two lines, or a block number

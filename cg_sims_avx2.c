@@ -14,6 +14,13 @@
    of a cache's associativity only when the cache uses the AVX2 reference
    (cg_cache_vector_ways), so only hosts with AVX2 ever run them.
 
+   A first-level miss goes on through cg_sims.l1_missed: where the LL's
+   compact tags use the AVX2 reference too, the version of cg_l1_missed
+   for its associativity (4 to 32 ways), which finds the LL's set with a
+   constant stride and references it with the vector code inline, instead
+   of cg_l1_missed's generic path (cg_ll_ref: a stack frame, the checks of
+   cg_cache_ref32 again, the reference behind a function pointer).
+
    Only the helpers are compiled for AVX2 (function attributes), so the
    tool still runs on any x86-64 host.  Elsewhere this file is empty. */
 
@@ -42,7 +49,7 @@
          return;                                                           \
       }                                                                    \
       if (cg_cache_ref_l1_avx2(l1, (UInt)first, W))                        \
-         cg_l1_missed(misses, addr, size);                                 \
+         cg_sims.l1_missed(misses, addr, size);                            \
    }                                                                       \
    static CG_AVX2 VG_REGPARM(1) void cg_h_fetch_v##W(const CgSimInstr *i)  \
    {                                                                       \
@@ -54,7 +61,7 @@
       if (__builtin_expect(i->last_block >= cg_sims.I1.compact_end, 0))    \
          cg_l1_access(&cg_sims.I1, i->addr, i->len, i->misses);            \
       else if (cg_cache_ref_l1_avx2(&cg_sims.I1, i->last_block, W))        \
-         cg_l1_missed(i->misses, i->addr, i->len);                         \
+         cg_sims.l1_missed(i->misses, i->addr, i->len);                    \
    }                                                                       \
    CG_AVX2_DATA_HELPER(W, 1)                                               \
    CG_AVX2_DATA_HELPER(W, 2)                                               \
@@ -79,6 +86,43 @@ CG_AVX2_VARIANT(4)
 CG_AVX2_VARIANT(8)
 CG_AVX2_VARIANT(12)
 CG_AVX2_VARIANT(16)
+
+/* cg_l1_missed for an LL of W ways (cg_sims.h): a one-line reference
+   within the compact tags goes to the LL's set here, anything else to
+   cg_ll_ref, which then does what cg_l1_missed would have done. */
+#define CG_AVX2_L1_MISSED(W)                                               \
+   static CG_AVX2 VG_REGPARM(3)                                            \
+   void cg_l1_missed_ll##W(ULong *misses, Addr addr, UChar size)           \
+   {                                                                       \
+      struct cg_cache *ll = &cg_sims.LL;                                   \
+      Addr first = addr >> ll->line_bits;                                  \
+      misses[0]++;                                                         \
+      if (__builtin_expect(first == (addr + size - 1) >> ll->line_bits     \
+                           && first < ll->compact_end, 1)) {               \
+         UInt *set = ll->tags32 + (SizeT)(first & ll->sets_min_1) * W;     \
+         if (__builtin_expect(set[0] != (UInt)first, 0))                   \
+            misses[1] += (ULong)cg_ref_vector32_avx2(set, (UInt)first,     \
+                                                     (W + 7) / 8, W);      \
+         return;                                                           \
+      }                                                                    \
+      cg_ll_ref(misses, addr, size);                                       \
+   }
+
+CG_AVX2_L1_MISSED(4)
+CG_AVX2_L1_MISSED(8)
+CG_AVX2_L1_MISSED(12)
+CG_AVX2_L1_MISSED(16)
+CG_AVX2_L1_MISSED(20)
+CG_AVX2_L1_MISSED(24)
+CG_AVX2_L1_MISSED(28)
+CG_AVX2_L1_MISSED(32)
+
+VG_REGPARM(3) void (*const cg_l1_missed_avx2[9])(ULong *misses, Addr addr,
+                                                 UChar size) = {
+   0, cg_l1_missed_ll4, cg_l1_missed_ll8, cg_l1_missed_ll12,
+   cg_l1_missed_ll16, cg_l1_missed_ll20, cg_l1_missed_ll24,
+   cg_l1_missed_ll28, cg_l1_missed_ll32,
+};
 
 /* Read-only, indexed by the number of ways / 4 (cg_sims.h). */
 const struct cg_helper_set cg_helpers_avx2[5] = {

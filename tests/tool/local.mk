@@ -8,7 +8,7 @@
 # negative self-test of the comparison (negative-test).
 
 # The modes `make check` runs: some of "ir cache cacheauto branch both odd
-# assoc", or
+# assoc ways", or
 # "all".  An enabled mode whose run fails (for instance because the tool
 # does not implement it yet) is a failure; a mode left out here is a skip.
 # The environment variable CG_DIFF_MODES overrides this default.  Add a
@@ -22,7 +22,8 @@ TOOLTEST_DIFF = \
 	tests/tool/diff-branch.test \
 	tests/tool/diff-both.test \
 	tests/tool/diff-odd.test \
-	tests/tool/diff-assoc.test
+	tests/tool/diff-assoc.test \
+	tests/tool/diff-ways.test
 TOOLTEST_OTHER = \
 	tests/tool/vgtests.test \
 	tests/tool/negative.test
