@@ -115,7 +115,8 @@ typedef struct {
    CgScratch ccs;               /* CgLineCC*: the block's distinct lines */
    CgScratch sims;              /* triples: instruction index, column,
                                    group (branches) or CG_NOT_BRANCH */
-   CgScratch fixups;            /* pairs: IRConst*, CG_FIX_* code */
+   CgScratch fixups;            /* pairs: IRConst* (IRDirty* for
+                                   CG_FIX_PACKED), CG_FIX_* code */
    CgScratch group_sizes;       /* events per group */
    CgScratch fold_codes;        /* all events, group after group */
    CgScratch excluded;          /* per IMark: 1 if it lies in a request
@@ -138,6 +139,9 @@ static void cg_scratch_push(CgScratch *s, UWord v)
 #define CG_FIX_COUNT(g)  ((UWord)(g) << 2)      /* &counts[g] */
 #define CG_FIX_SIM(r)    ((UWord)(r) << 2 | 1)  /* &sims[r] */
 #define CG_FIX_NC_SIM(r) ((UWord)(r) << 2 | 2)  /* &nc_sims[r] (gated) */
+/* sims[r] and its last block packed (cg_fetch_pack); the fixup's first
+   word is then the IRDirty of the call, whose argument is patched. */
+#define CG_FIX_PACKED(r) ((UWord)(r) << 2 | 3)
 
 /* The options; set by cg_instrument_init. */
 static const struct cg_config *cfg;
@@ -207,15 +211,23 @@ static IRExpr *cg_fixup_ptr(CgState *cgs, UWord fix)
 }
 
 /* A new CgSimInstr for inode counting its misses in column col (and, for
-   a branch, the runs of the current group); returns the (patched)
-   constant pointing to it. */
-static IRExpr *cg_sim_arg(CgState *cgs, const CgInstr *inode, CgColumnId col,
-                          UWord branch)
+   a branch, the runs of the current group); returns its index. */
+static UWord cg_new_sim(CgState *cgs, const CgInstr *inode, CgColumnId col,
+                        UWord branch)
 {
    UWord r = cgs->sims.used / 3;
    cg_scratch_push(&cgs->sims, (UWord)(inode - cgs->instrs));
    cg_scratch_push(&cgs->sims, (UWord)col);
    cg_scratch_push(&cgs->sims, branch);
+   return r;
+}
+
+/* A new CgSimInstr (cg_new_sim); returns the (patched) constant pointing
+   to it. */
+static IRExpr *cg_sim_arg(CgState *cgs, const CgInstr *inode, CgColumnId col,
+                          UWord branch)
+{
+   UWord r = cg_new_sim(cgs, inode, col, branch);
    IRExpr *sim = cg_fixup_ptr(cgs, CG_FIX_SIM(r));
    return cgs->collect ? cg_gate(cgs, sim, cg_fixup_ptr(cgs, CG_FIX_NC_SIM(r)))
                        : sim;
@@ -253,8 +265,20 @@ static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
    IRAtom *guard = cg_emit_lines_not_way0(&cgs->ir, c, first, last,
                                           !first_known);
    /* fetch_last reads the last line's block number from the record, in 32
-      bits. */
+      bits; fetch_packed gets it in its argument, with the record (not
+      gated: there the argument is chosen at run time). */
    Bool last_only = (first_known || first == last) && last == (UInt)last;
+   void *packed_helper = cg_sims.helpers_I1->fetch_packed;
+   if (last_only && packed_helper != NULL && cgs->collect == NULL) {
+      UWord r = cg_new_sim(cgs, inode, COL_I1MR, CG_NOT_BRANCH);
+      IRDirty *di = cg_emit_call(&cgs->ir, "cg_h_fetch_packed", packed_helper,
+                                 1, mkIRExprVec_1(cg_hword_const(&cgs->ir, 0,
+                                                                 NULL)),
+                                 guard);
+      cg_scratch_push(&cgs->fixups, (UWord)di);
+      cg_scratch_push(&cgs->fixups, CG_FIX_PACKED(r));
+      return;
+   }
    cg_emit_call(&cgs->ir, "cg_h_fetch",
                 last_only ? cg_sims.helpers_I1->fetch_last
                           : cg_sims.helpers_I1->fetch,
@@ -762,14 +786,38 @@ static void cg_fill_twins(const CgState *cgs, CgSBInfo *sbi)
    }
 }
 
+/* Patches the packed argument of a fetch_packed call for record rec; a
+   record too far from the others for the packing gets fetch_last with
+   its address instead. */
+static void cg_patch_packed(IRDirty *di, const CgSimInstr *rec)
+{
+#if VG_WORDSIZE == 8
+   IRConst *c = di->args[0]->Iex.Const.con;
+   UWord packed;
+   if (cg_fetch_pack(rec, &packed)) {
+      c->Ico.U64 = packed;
+      return;
+   }
+   c->Ico.U64 = (ULong)(HWord)rec;
+   di->cee = mkIRCallee(1, "cg_h_fetch",
+                        VG_(fnptr_to_fnentry)(cg_sims.helpers_I1->fetch_last));
+#else
+   tl_assert(0 && "no packed fetches on 32-bit hosts");
+#endif
+}
+
 /* Patches the addresses of the block's records into the emitted code. */
 static void cg_patch_fixups(const CgState *cgs, CgSBInfo *sbi)
 {
    ULong *counts = cg_sb_counts(sbi);
    CgSimInstr *sims = cg_sb_sims(sbi);
    for (UInt f = 0; f < cgs->fixups.used / 2; f++) {
-      IRConst *c = (IRConst *)cgs->fixups.w[2 * f];
       UWord fix = cgs->fixups.w[2 * f + 1];
+      if ((fix & 3) == 3) {
+         cg_patch_packed((IRDirty *)cgs->fixups.w[2 * f], &sims[fix >> 2]);
+         continue;
+      }
+      IRConst *c = (IRConst *)cgs->fixups.w[2 * f];
       HWord target = (fix & 3) == 1 ? (HWord)&sims[fix >> 2]
                    : (fix & 3) == 2 ? (HWord)&cg_sb_nc_sims(sbi)[fix >> 2]
                                     : (HWord)&counts[fix >> 2];

@@ -48,14 +48,15 @@ void cg_emit_increment(struct cg_irgen *ir, IRExpr *addr_expr)
                               new));
 }
 
-void cg_emit_call(struct cg_irgen *ir, const HChar *name, void *fn,
-                  Int regparms, IRExpr **args, IRAtom *guard)
+IRDirty *cg_emit_call(struct cg_irgen *ir, const HChar *name, void *fn,
+                      Int regparms, IRExpr **args, IRAtom *guard)
 {
    IRDirty *di = unsafeIRDirty_0_N(regparms, name,
                                    VG_(fnptr_to_fnentry)(fn), args);
    if (guard)
       di->guard = guard;
    addStmtToIRSB(ir->sb_out, IRStmt_Dirty(di));
+   return di;
 }
 
 /*--- The inline way-0 tests (see cg_irgen.h) -------------------------*/

@@ -38,9 +38,10 @@ IRAtom *cg_assign(struct cg_irgen *ir, IRType ty, IRExpr *e);
 void cg_emit_increment(struct cg_irgen *ir, IRExpr *addr);
 
 /* Emits a call of a run-time helper; with a guard, the call only happens
-   when the guard (an Ity_I1 atom) holds. */
-void cg_emit_call(struct cg_irgen *ir, const HChar *name, void *fn,
-                  Int regparms, IRExpr **args, IRAtom *guard);
+   when the guard (an Ity_I1 atom) holds.  Returns the call, which the
+   caller may still change until the block is handed back to VEX. */
+IRDirty *cg_emit_call(struct cg_irgen *ir, const HChar *name, void *fn,
+                      Int regparms, IRExpr **args, IRAtom *guard);
 
 /* The inline way-0 tests.  Most simulated accesses hit the most recently
    used way of their set, which changes nothing; the emitted code tests for

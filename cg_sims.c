@@ -161,10 +161,23 @@ const HChar *const cg_data_helper_names[CG_N_DATA_SIZES] = {
 };
 
 const struct cg_helper_set cg_helpers_scalar = {
-   cg_h_fetch, cg_h_fetch,
+   cg_h_fetch, cg_h_fetch, NULL,
    { cg_h_data1, cg_h_data2, cg_h_data4, cg_h_data8, cg_h_data16,
      cg_h_data32 },
 };
+
+#if VG_WORDSIZE == 8
+Bool cg_fetch_pack(const CgSimInstr *i, UWord *packed)
+{
+   if (cg_sims.rec_base == NULL)
+      cg_sims.rec_base = (const HChar *)i;
+   Long dist = (const HChar *)i - cg_sims.rec_base;
+   if (dist % 8 != 0 || dist / 8 < -0x80000000LL || dist / 8 > 0x7FFFFFFFLL)
+      return False;
+   *packed = (UWord)(dist / 8) << 32 | i->last_block;
+   return True;
+}
+#endif
 
 VG_REGPARM(3) void cg_h_data_guarded(ULong *counts, Addr ea, UWord size)
 {

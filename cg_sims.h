@@ -81,12 +81,28 @@ extern const HChar *const cg_data_helper_names[CG_N_DATA_SIZES];
    takes (Addr ea, ULong *misses) (regparm 2) for an access of
    cg_data_helper_sizes[i] bytes, misses pointing at the line's D1mr or
    D1mw, followed by its LL counter.  The address comes first, so that a
-   stub can supply misses (cg_stubs.h). */
+   stub can supply misses (cg_stubs.h).  fetch_packed, where a variant has
+   it (64-bit hosts), does what fetch_last does but takes the record and
+   the block number packed in one word (cg_fetch_pack), so that its
+   common path reads nothing but I1's set: the record only on a miss. */
 struct cg_helper_set {
    void *fetch;
    void *fetch_last;
+   void *fetch_packed;
    void *data[CG_N_DATA_SIZES];
 };
+
+/* The packed argument of fetch_packed for the filled record i: the
+   record's distance from cg_sims.rec_base in 8-byte units (signed, so
+   records may lie on either side) in the upper half, the fetch's last
+   block number in the lower half.  False when the distance does not fit
+   (the caller then calls fetch_last with the record).  cg_fetch_unpack is
+   its inverse for the record.  64-bit hosts only. */
+#if VG_WORDSIZE == 8
+Bool cg_fetch_pack(const CgSimInstr *i, UWord *packed);
+
+static inline const CgSimInstr *cg_fetch_unpack(UWord packed);
+#endif
 
 extern const struct cg_helper_set cg_helpers_scalar;
 #ifdef CG_SIM_AVX2
@@ -108,12 +124,22 @@ struct cg_sims {
    /* Where the AVX2 variants go on a first-level miss: cg_l1_missed, or
       its version for the LL's associativity (cg_l1_missed_avx2). */
    VG_REGPARM(3) void (*l1_missed)(ULong *misses, Addr addr, UChar size);
+   /* The origin of packed record distances (cg_fetch_pack): the first
+      record packed, set then and never changed. */
+   const HChar *rec_base;
    /* The smallest of the three line sizes, the largest data access
       simulated: bigger ones (x87 state saves, fxsave) are clamped to it
       so that no access spans more than two lines. */
    Int min_line_size;
 };
 extern struct cg_sims cg_sims;
+
+#if VG_WORDSIZE == 8
+static inline const CgSimInstr *cg_fetch_unpack(UWord packed)
+{
+   return (const CgSimInstr *)(cg_sims.rec_base + ((Word)packed >> 32) * 8);
+}
+#endif
 
 /* The branch predictors (with --branch-sim=yes), owned like cg_sims. */
 extern struct cg_condpred cg_cond_pred;

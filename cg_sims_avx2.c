@@ -63,6 +63,18 @@
       else if (cg_cache_ref_l1_avx2(&cg_sims.I1, i->last_block, W))        \
          cg_sims.l1_missed(i->misses, i->addr, i->len);                    \
    }                                                                       \
+   static CG_AVX2 VG_REGPARM(1)                                            \
+   void cg_h_fetch_packed_v##W(UWord packed)                               \
+   {                                                                       \
+      UInt block = (UInt)packed;                                           \
+      if (__builtin_expect(block >= cg_sims.I1.compact_end, 0)) {          \
+         const CgSimInstr *i = cg_fetch_unpack(packed);                    \
+         cg_l1_access(&cg_sims.I1, i->addr, i->len, i->misses);            \
+      } else if (cg_cache_ref_l1_avx2(&cg_sims.I1, block, W)) {            \
+         const CgSimInstr *i = cg_fetch_unpack(packed);                    \
+         cg_sims.l1_missed(i->misses, i->addr, i->len);                    \
+      }                                                                    \
+   }                                                                       \
    CG_AVX2_DATA_HELPER(W, 1)                                               \
    CG_AVX2_DATA_HELPER(W, 2)                                               \
    CG_AVX2_DATA_HELPER(W, 4)                                               \
@@ -78,7 +90,7 @@
    }
 
 #define CG_AVX2_SET(W)                                                     \
-   { cg_h_fetch_v##W, cg_h_fetch_last_v##W,                                \
+   { cg_h_fetch_v##W, cg_h_fetch_last_v##W, cg_h_fetch_packed_v##W,        \
      { cg_h_data1_v##W, cg_h_data2_v##W, cg_h_data4_v##W,                  \
        cg_h_data8_v##W, cg_h_data16_v##W, cg_h_data32_v##W } }
 
@@ -126,7 +138,7 @@ VG_REGPARM(3) void (*const cg_l1_missed_avx2[9])(ULong *misses, Addr addr,
 
 /* Read-only, indexed by the number of ways / 4 (cg_sims.h). */
 const struct cg_helper_set cg_helpers_avx2[5] = {
-   { 0, 0, { 0 } },
+   { 0, 0, 0, { 0 } },
    CG_AVX2_SET(4),
    CG_AVX2_SET(8),
    CG_AVX2_SET(12),
