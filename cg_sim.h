@@ -292,6 +292,23 @@ int cg_cache_ref_l1_avx2(struct cg_cache *c, uint32_t block, uint32_t ways)
    *(uintptr_t *)((char *)set + CG_L1_WAY0_AT(ways)) = block;
    return miss;
 }
+
+/* The reference of block, below c->compact_end, in a compact cache (the
+   LL: no way-0 copies) of ways ways (a constant, a multiple of 4 up to 32)
+   that uses the vector reference (cg_cache_vector_ways(c) == ways): a hit
+   in way 0 returns at once, anything else goes to the vector reference
+   inline, with the set found by a constant stride.  The same result and
+   the same tags as cg_cache_ref_block32; for callers compiled for AVX2. */
+static inline __attribute__((always_inline, target("avx2")))
+int cg_cache_ref_compact_avx2(struct cg_cache *c, uint32_t block,
+                              uint32_t ways)
+{
+   uint32_t *set = c->tags32 + (size_t)(block & c->sets_min_1) * ways;
+
+   if (__builtin_expect(set[0] == block, 1))
+      return 0;
+   return cg_ref_vector32_avx2(set, block, (ways + 7) / 8, ways);
+}
 #endif
 
 /* c->assoc if c uses a vector reference for its kind of tags, else 0. */

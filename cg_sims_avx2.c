@@ -111,10 +111,7 @@ CG_AVX2_VARIANT(16)
       misses[0]++;                                                         \
       if (__builtin_expect(first == (addr + size - 1) >> ll->line_bits     \
                            && first < ll->compact_end, 1)) {               \
-         UInt *set = ll->tags32 + (SizeT)(first & ll->sets_min_1) * W;     \
-         if (__builtin_expect(set[0] != (UInt)first, 0))                   \
-            misses[1] += (ULong)cg_ref_vector32_avx2(set, (UInt)first,     \
-                                                     (W + 7) / 8, W);      \
+         misses[1] += (ULong)cg_cache_ref_compact_avx2(ll, (UInt)first, W);\
          return;                                                           \
       }                                                                    \
       cg_ll_ref(misses, addr, size);                                       \

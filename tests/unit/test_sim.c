@@ -634,6 +634,38 @@ int ref_l1_avx2(struct cg_cache *c, uintptr_t addr, uint8_t len)
    }
    abort();
 }
+
+/* A reference of a compact cache as the tool's LL path after a
+   first-level miss does it (cg_l1_missed_avx2, cg_sims_avx2.c): a one-line
+   reference within the compact tags through cg_cache_ref_compact_avx2
+   with the associativity a constant, anything else through
+   cg_cache_ref32. */
+static inline __attribute__((always_inline, target("avx2")))
+int ref_compact_avx2_ways(struct cg_cache *c, cg_addr_t addr, uint8_t size,
+                          uint32_t ways)
+{
+   cg_addr_t first = addr >> c->line_bits;
+
+   if (first == (addr + size - 1) >> c->line_bits && first < c->compact_end)
+      return cg_cache_ref_compact_avx2(c, (uint32_t)first, ways);
+   return cg_cache_ref32(c, addr, size);
+}
+
+static __attribute__((target("avx2")))
+int ref_compact_avx2(struct cg_cache *c, uintptr_t addr, uint8_t len)
+{
+   switch (cg_cache_vector_ways(c)) {
+   case 4: return ref_compact_avx2_ways(c, addr, len, 4);
+   case 8: return ref_compact_avx2_ways(c, addr, len, 8);
+   case 12: return ref_compact_avx2_ways(c, addr, len, 12);
+   case 16: return ref_compact_avx2_ways(c, addr, len, 16);
+   case 20: return ref_compact_avx2_ways(c, addr, len, 20);
+   case 24: return ref_compact_avx2_ways(c, addr, len, 24);
+   case 28: return ref_compact_avx2_ways(c, addr, len, 28);
+   case 32: return ref_compact_avx2_ways(c, addr, len, 32);
+   }
+   abort();
+}
 #endif
 
 /* How check_against_reference references the cache. */
@@ -868,8 +900,10 @@ static void test_hierarchy_against_reference(void)
    traces, step by step, on caches of both kinds (cg_cache_init32_zeroed
    wants zeroed memory: calloc), with the vector reference of compact tags
    where the host and the associativity have one (vector) or with the
-   scalar loop.  The slack after the tags must be as it was. */
-static void check_compact_tags(int vector)
+   scalar loop, or (tool_path) as the tool's LL path after a first-level
+   miss references them where the vector reference is in use
+   (ref_compact_avx2).  The slack after the tags must be as it was. */
+static void check_compact_tags(int vector, int tool_path)
 {
    static const struct geometry geos[] = {
       { 3145728, 12, 64, 0x10000000u },
@@ -898,6 +932,7 @@ static void check_compact_tags(int vector)
       struct cg_cache a, b;
       long i, mismatches = 0, way0_mismatches = 0;
       size_t n, w;
+      int inline_avx2 = 0;
 
       if (full == NULL || compact == NULL)
          exit(2);
@@ -907,6 +942,11 @@ static void check_compact_tags(int vector)
       cg_cache_init32_zeroed(&b, &cfg, compact);
       if (!vector)
          CHECK_EQ(cg_cache_use_vector(&b, 0), 0);
+#ifdef CG_SIM_AVX2
+      inline_avx2 = tool_path && cg_cache_vector_ways(&b) != 0;
+#else
+      (void)tool_path;
+#endif
       CHECK(b.tags == NULL && b.tags32 == compact);
       CHECK_EQ(b.sets, a.sets);
       CHECK_EQ(b.assoc, a.assoc);
@@ -921,6 +961,14 @@ static void check_compact_tags(int vector)
          if (cg_cache_way0_hit32(&b, addr, (uint8_t)len)
              != is_way0_hit(&a, addr, (uint8_t)len))
             way0_mismatches++;
+#ifdef CG_SIM_AVX2
+         if (inline_avx2) {
+            if (cg_cache_ref(&a, addr, (uint8_t)len)
+                != ref_compact_avx2(&b, addr, (uint8_t)len))
+               mismatches++;
+            continue;
+         }
+#endif
          if (cg_cache_ref(&a, addr, (uint8_t)len)
              != cg_cache_ref32(&b, addr, (uint8_t)len))
             mismatches++;
@@ -941,18 +989,24 @@ static void check_compact_tags(int vector)
 
 static void test_compact_tags(void)
 {
-   check_compact_tags(1);
+   check_compact_tags(1, 0);
 }
 
 static void test_compact_tags_scalar(void)
 {
-   check_compact_tags(0);
+   check_compact_tags(0, 0);
+}
+
+/* The tool's AVX2 LL path (without AVX2: the same as test_compact_tags). */
+static void test_compact_tags_avx2(void)
+{
+   check_compact_tags(1, 1);
 }
 
 /* A block number beyond 32 bits: the compact cache reports CG_CACHE_WIDEN
-   and changes nothing, and its way-0 test says no; once widened it goes on exactly like a full-width
-   cache that saw the same accesses.  (Only meaningful with 64-bit
-   addresses.) */
+   and changes nothing, and its way-0 test says no; once widened it goes on
+   exactly like a full-width cache that saw the same accesses.  (Only
+   meaningful with 64-bit addresses.) */
 static void test_compact_widen(void)
 {
    struct cg_cache_config cfg = { 8192, 2, 64 };
@@ -1108,6 +1162,7 @@ int main(void)
    RUN(test_geometry);
    RUN(test_compact_tags);
    RUN(test_compact_tags_scalar);
+   RUN(test_compact_tags_avx2);
    RUN(test_compact_widen);
    RUN(test_l1_layout);
    RUN(test_l1_widen);
