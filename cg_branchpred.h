@@ -51,15 +51,23 @@ static inline unsigned cg_condpred_addr_index(const struct cg_condpred *p,
            & ((1u << CG_CONDPRED_ADDR_BITS) - 1)) << CG_CONDPRED_HISTORY_BITS;
 }
 
+/* Where in counters[] the counter of the branch with address part
+   addr_index (cg_condpred_addr_index) is after the outcomes history. */
+static inline unsigned cg_condpred_index(unsigned addr_index,
+                                         uintptr_t history)
+{
+   return addr_index
+          | (unsigned)(history & ((1u << CG_CONDPRED_HISTORY_BITS) - 1));
+}
+
 /* The counter (0 .. 3) that a branch at instr_addr uses after the
    outcomes history. */
 static inline unsigned cg_condpred_counter(const struct cg_condpred *p,
                                            uintptr_t history,
                                            cg_addr_t instr_addr)
 {
-   const uintptr_t mask_h = (1u << CG_CONDPRED_HISTORY_BITS) - 1;
-   return p->counters[cg_condpred_addr_index(p, instr_addr)
-                      | (unsigned)(history & mask_h)] & 3u;
+   return p->counters[cg_condpred_index(cg_condpred_addr_index(p, instr_addr),
+                                        history)] & 3u;
 }
 
 /* The saturating step of a 2-bit counter and the misprediction, as one
@@ -83,9 +91,8 @@ static inline uintptr_t cg_condpred_update_at(struct cg_condpred *p,
                                               unsigned addr_index,
                                               uintptr_t t)
 {
-   const uintptr_t mask_h = (1u << CG_CONDPRED_HISTORY_BITS) - 1;
    uintptr_t history = p->history;
-   uint8_t *counter = &p->counters[addr_index | (history & mask_h)];
+   uint8_t *counter = &p->counters[cg_condpred_index(addr_index, history)];
    uintptr_t next = cg_condpred_step[2 * (uintptr_t)*counter + t];
 
    p->history = 2 * history + t;

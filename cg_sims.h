@@ -96,12 +96,11 @@ struct cg_helper_set {
    record's distance from cg_sims.rec_base in 8-byte units (signed, so
    records may lie on either side) in the upper half, the fetch's last
    block number in the lower half.  False when the distance does not fit
-   (the caller then calls fetch_last with the record).  cg_fetch_unpack is
-   its inverse for the record.  64-bit hosts only. */
+   (the caller then calls fetch_last with the record).  cg_fetch_unpack,
+   below struct cg_sims, is its inverse for the record.  64-bit hosts
+   only. */
 #if VG_WORDSIZE == 8
 Bool cg_fetch_pack(const CgSimInstr *i, UWord *packed);
-
-static inline const CgSimInstr *cg_fetch_unpack(UWord packed);
 #endif
 
 extern const struct cg_helper_set cg_helpers_scalar;
