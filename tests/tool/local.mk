@@ -43,6 +43,7 @@ TOOLTEST_PROGS = \
 	tests/tool/progs/fatal.c \
 	tests/tool/progs/fnptr.c \
 	tests/tool/progs/forker.c \
+	tests/tool/progs/fpcmp.c \
 	tests/tool/progs/interp.c \
 	tests/tool/progs/jit.c \
 	tests/tool/progs/loops.c \
