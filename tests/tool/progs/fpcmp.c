@@ -1,9 +1,11 @@
 /* fpcmp.c -- comparisons of doubles for (in)equality, which gcc compiles
-   to a compare and two conditional jumps, "jp" (unordered) and "je" or
-   "jne".  VEX may join such a pair into one exit of a superblock when it
-   chases branches (--vex-guest-chase=yes, the default), and the reference
-   then counts one conditional branch where the machine runs two: the
-   differential cases run this program with chasing on and off.
+   to a compare and, where it branches (at -O2 it makes count_nonzero's
+   test branch-free on amd64), two conditional jumps, "jp" (unordered)
+   and "je" or "jne".  VEX may join such a pair into one exit of a
+   superblock when it chases branches (--vex-guest-chase=yes, the
+   default), and the reference then counts one conditional branch where
+   the machine runs two: the differential cases run this program with
+   chasing on and off.
    Copyright (C) 2026 the cachegrind-ng developers.
    SPDX-License-Identifier: GPL-2.0-or-later */
 
