@@ -31,6 +31,7 @@ EXTRA_DIST += \
 	bench/tool/perf-split \
 	bench/tool/gen.c \
 	bench/tool/interp.c \
+	bench/tool/short.py \
 	bench/tool/arrays/arrays.h \
 	bench/tool/arrays/main.c \
 	bench/tool/arrays/matrix.c \
