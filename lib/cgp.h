@@ -670,7 +670,7 @@ long cgp_compare(const struct cgp_profile *a, const struct cgp_profile *b,
  * for the program to print); it is truncated only by the commit.
  *
  * The tool writes its profile by the same contract with code of its own
- * (cg_main.c has no libc): docs/design.md, "Writing an output
+ * (cg_output.c has no libc): docs/design.md, "Writing an output
  * file", states it, and tests/outfile.test checks both writers.
  */
 struct cgp_outfile {
