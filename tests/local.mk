@@ -20,9 +20,9 @@ check-no-tool:
 	  $(srcdir)/tests/no-tool-check
 EXTRA_DIST += tests/no-tool-check
 
-# Writing an output file: the tool and cg_merge -o in the same situations,
-# against one contract (docs/design.md); without the tool, the
-# cg_merge half.
+# Writing an output file: the tool, cg_merge -o and cg_diff -o in the same
+# situations, against one contract (docs/design.md); without the tool,
+# the companions' half.
 TESTS += tests/outfile.test
 EXTRA_DIST += tests/outfile.test
 
