@@ -86,15 +86,19 @@ int run_once(const struct run_config *c, const struct run_target *t,
 char *run_expand(const char *tmpl, long pid, char *const *env, size_t nenv,
 		 const char **why);
 
-/* One profile a run wrote: <pid> or <pid>.pre-exec.<k> in its folder. */
+/* One profile a run wrote: <pid> or <pid>.pre-exec.<k> in its folder,
+ * either followed by a part number .<n> and a thread number -<tt>. */
 struct run_profile {
 	long pid;
 	unsigned long preexec;  /* k, or 0 for the profile written at exit */
+	unsigned long part;     /* n, or 0 for none */
+	unsigned long thread;   /* tt, or 0 for none */
 	char *path;             /* in the run's folder, xmalloc'd */
 };
 
 /* The profiles of one run, in creation order: by pid, then pre-exec
- * profiles by k, then the one written at exit. */
+ * profiles by k, then the one written at exit; each by part, then by
+ * thread. */
 struct run_set {
 	struct run_profile *p;
 	size_t n;
@@ -104,7 +108,8 @@ struct run_set {
 void run_set_list(struct run_set *s, const char *dir);
 void run_set_release(struct run_set *s);
 /* The names the profiles of s are kept under: the template expanded with
- * each one's pid, plus ".pre-exec.<k>" for those written before an exec.
+ * each one's pid, plus ".pre-exec.<k>" for those written before an exec,
+ * then the part and thread suffixes, as the tool names them.
  * An xmalloc'd array of xmalloc'd names. */
 char **run_set_names(const struct run_set *s, const struct run_config *c);
 /* Compares the profiles of run 1 (a, kept as names) and run k (b),

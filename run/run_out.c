@@ -6,9 +6,12 @@
 /*
  * A run writes into its own folder with the template "<folder>/%p", so
  * its profiles are named <pid> and, for images replaced by exec,
- * <pid>.pre-exec.<k>.  Two runs' profiles are paired in creation order
- * (pid, then k, then the one written at exit): pids grow from run to run,
- * so this holds unless the pids wrap around during a run.  Profiles are
+ * <pid>.pre-exec.<k>; either name may end in a part number ".<n>" and a
+ * thread number "-<tt>" (--dump-every, dump requests,
+ * --separate-threads: docs/manual/regions.md).  Two runs' profiles are
+ * paired in creation order (pid, then k, then the one written at exit,
+ * then the part and the thread): pids grow from run to run, so this holds
+ * unless the pids wrap around during a run.  Profiles are
  * read and compared by the profile library (MERGE mode keeps every
  * (file, function, line) record).
  */
@@ -98,24 +101,57 @@ bad:
 
 /* ---- listing ---- */
 
-/* Parses "<pid>" or "<pid>.pre-exec.<k>"; 0 if name is neither. */
-static int parse_name(const char *name, long *pid, unsigned long *k)
+/* A number of at most 9 digits (no sign, no leading zero unless zeros
+ * are allowed) at *s, which is moved past it; 0 if there is none. */
+static int parse_small(const char **s, int leading_zero, unsigned long *v)
+{
+	const char *p = *s;
+
+	if (*p < '0' || *p > '9' || (*p == '0' && !leading_zero))
+		return 0;
+	*v = 0;
+	while (*p >= '0' && *p <= '9') {
+		if (p - *s == 9)
+			return 0;
+		*v = *v * 10 + (unsigned long)(*p++ - '0');
+	}
+	*s = p;
+	return 1;
+}
+
+/* Parses "<pid>[.pre-exec.<k>][.<n>][-<tt>]" into r's numbers (0 where a
+ * part is absent); 0 if name is not such a name.  The tool writes the
+ * thread number with at least two digits. */
+static int parse_name(const char *name, struct run_profile *r)
 {
 	char *e;
+	const char *s;
 
-	if (*name < '0' || *name > '9')
+	if (*name < '1' || *name > '9')
 		return 0;
 	errno = 0;
-	*pid = strtol(name, &e, 10);
-	*k = 0;
+	r->pid = strtol(name, &e, 10);
+	r->preexec = r->part = r->thread = 0;
 	if (errno)
 		return 0;
-	if (!*e)
-		return 1;
-	if (strncmp(e, ".pre-exec.", 10) || e[10] < '1' || e[10] > '9')
-		return 0;
-	*k = strtoul(e + 10, &e, 10);
-	return !*e && !errno;
+	s = e;
+	if (!strncmp(s, ".pre-exec.", 10)) {
+		s += 10;
+		if (!parse_small(&s, 0, &r->preexec))
+			return 0;
+	}
+	if (*s == '.') {
+		s++;
+		if (!parse_small(&s, 0, &r->part))
+			return 0;
+	}
+	if (*s == '-') {
+		const char *digits = ++s;
+		if (!parse_small(&s, 1, &r->thread) || s - digits < 2 || r->thread == 0
+		    || (s - digits > 2 && *digits == '0'))
+			return 0;
+	}
+	return !*s;
 }
 
 static int profile_cmp(const void *x, const void *y)
@@ -127,7 +163,12 @@ static int profile_cmp(const void *x, const void *y)
 
 	if (a->pid != b->pid)
 		return a->pid < b->pid ? -1 : 1;
-	return (ka > kb) - (ka < kb);
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	/* The final part (no number) comes after the numbered ones. */
+	if (a->part != b->part)
+		return a->part - 1 < b->part - 1 ? -1 : 1;
+	return (a->thread > b->thread) - (a->thread < b->thread);
 }
 
 void run_set_list(struct run_set *s, const char *dir)
@@ -149,7 +190,7 @@ void run_set_list(struct run_set *s, const char *dir)
 			s->p = xrealloc(s->p, cap, sizeof *s->p);
 		}
 		r = &s->p[s->n];
-		if (!parse_name(e->d_name, &r->pid, &r->preexec))
+		if (!parse_name(e->d_name, r))
 			die(1, "unexpected file '%s/%s' (not a profile name the tool writes)",
 			    dir, e->d_name);
 		r->path = xmalloc(strlen(dir) + strlen(e->d_name) + 2, 1);
@@ -181,13 +222,16 @@ char **run_set_names(const struct run_set *s, const struct run_config *c)
 		char *base = run_expand(c->out_file, s->p[i].pid, c->env, c->nenv, &why);
 		if (!base)
 			die(1, "--cachegrind-out-file: %s", why);
-		if (s->p[i].preexec) {
-			names[i] = xmalloc(strlen(base) + 32, 1);
-			sprintf(names[i], "%s.pre-exec.%lu", base, s->p[i].preexec);
-			free(base);
-		} else {
-			names[i] = base;
-		}
+		const struct run_profile *r = &s->p[i];
+		char *end = names[i] = xmalloc(strlen(base) + 64, 1);
+		end += sprintf(end, "%s", base);
+		if (r->preexec)
+			end += sprintf(end, ".pre-exec.%lu", r->preexec);
+		if (r->part)
+			end += sprintf(end, ".%lu", r->part);
+		if (r->thread)
+			sprintf(end, "-%02lu", r->thread);
+		free(base);
 		for (j = 0; j < i; j++)
 			if (!strcmp(names[i], names[j]))
 				warning("two profiles of run 1 are named '%s' (is %%p missing "
@@ -294,7 +338,8 @@ int run_set_compare(const struct run_set *a, const struct run_set *b,
 		return 1;
 	}
 	for (i = 0; i < a->n; i++)
-		if (a->p[i].preexec != b->p[i].preexec) {
+		if (a->p[i].preexec != b->p[i].preexec || a->p[i].part != b->p[i].part
+		    || a->p[i].thread != b->p[i].thread) {
 			error("runs 1 and %lu differ: the profiles of their processes do not pair up "
 			      "(%s against %s)", k, a->p[i].path, b->p[i].path);
 			return 1;
