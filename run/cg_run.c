@@ -342,13 +342,15 @@ static int one_run(const struct run_config *c, const struct run_target *t,
 {
 	char *dir = run_dir(k), *out;
 	int status;
+	long root;
 
 	if (mkdir(dir, 0700))
 		die(1, "cannot create '%s': %s", dir, strerror(errno));
 	out = xmalloc(strlen(dir) + 4, 1);
 	sprintf(out, "%s/%%p", dir);
-	status = run_once(c, t, out);
+	status = run_once(c, t, out, &root);
 	run_set_list(s, dir);
+	s->root = root;
 	if (status < 0) {
 		/* Interrupted: keep what the first run wrote (as the tool
 		 * leaves it when killed), clean up, end as the signal would. */
@@ -401,8 +403,8 @@ static int repeat_runs(const struct run_config *c, const struct run_target *t,
 	unsigned long k;
 
 	for (k = 2; k <= c->repeat; k++) {
-		struct run_set s = { NULL, 0 };
-		int status;
+		struct run_set s = { NULL, 0, 0 };
+		int status, rc;
 		char *dir;
 
 		rewind_stdin();
@@ -412,10 +414,13 @@ static int repeat_runs(const struct run_config *c, const struct run_target *t,
 			      k, status_text(status1), k, status_text(status));
 			return RUN_DIFFER;
 		}
-		if (run_set_compare(first, &s, k, names)) {
+		rc = run_set_compare(first, &s, k, names);
+		if (rc) {
 			char suffix[32];
 			snprintf(suffix, sizeof suffix, ".run%lu", k);
-			if (s.n == first->n)
+			/* Only profiles that pair up are kept under run 1's
+			 * names. */
+			if (rc == RUN_SET_COUNTS)
 				run_set_keep(&s, names, suffix);
 			return RUN_DIFFER;
 		}
@@ -431,7 +436,7 @@ int main(int argc, char **argv)
 {
 	struct run_config c;
 	struct run_target t;
-	struct run_set first = { NULL, 0 };
+	struct run_set first = { NULL, 0, 0 };
 	char **names;
 	int status1, rc;
 

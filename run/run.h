@@ -72,12 +72,14 @@ void run_prepare(const struct run_config *c, struct run_target *t);
  * dies (status 1) when the system forbids it. */
 void run_no_aslr(void);
 /* Runs the program once, its profiles going to out_template (a
- * --cachegrind-out-file value).  Returns its exit status as a shell
- * shows it (128 + N for signal N); dies if it cannot be started.  A
- * SIGINT, SIGTERM or SIGHUP that cg_run receives meanwhile is passed on
- * to the run, and -N is returned for that signal N once the run ended. */
+ * --cachegrind-out-file value); *root_pid gets the pid of the process
+ * started (the others of the run are its descendants).  Returns its exit
+ * status as a shell shows it (128 + N for signal N); dies if it cannot be
+ * started.  A SIGINT, SIGTERM or SIGHUP that cg_run receives meanwhile is
+ * passed on to the run, and -N is returned for that signal N once the run
+ * ended. */
 int run_once(const struct run_config *c, const struct run_target *t,
-	     const char *out_template);
+	     const char *out_template, long *root_pid);
 
 /* ---- run_out.c: the profiles of a run ---- */
 
@@ -86,8 +88,9 @@ int run_once(const struct run_config *c, const struct run_target *t,
 char *run_expand(const char *tmpl, long pid, char *const *env, size_t nenv,
 		 const char **why);
 
-/* One profile a run wrote: <pid> or <pid>.pre-exec.<k> in its folder,
- * either followed by a part number .<n> and a thread number -<tt>. */
+/* One profile a run wrote, in its folder: <pid>.pre-exec.<k> before an
+ * exec, else <pid> or a part <pid>.<n>; any of them with -<tt> for a
+ * thread's (--separate-threads=yes). */
 struct run_profile {
 	long pid;
 	unsigned long preexec;  /* k, or 0 for the profile written at exit */
@@ -96,24 +99,31 @@ struct run_profile {
 	char *path;             /* in the run's folder, xmalloc'd */
 };
 
-/* The profiles of one run, in creation order: by pid, then pre-exec
- * profiles by k, then the one written at exit; each by part, then by
- * thread. */
+/* The profiles of one run, in an order that pairs them between runs: by
+ * pid; a process's pre-exec profiles by k before its other ones, which
+ * go by part number, the final part last; then by thread. */
 struct run_set {
 	struct run_profile *p;
 	size_t n;
+	long root;  /* the pid of the process the run started */
 };
 
 /* Lists the profiles in dir; dies on a file of another name. */
 void run_set_list(struct run_set *s, const char *dir);
 void run_set_release(struct run_set *s);
-/* The names the profiles of s are kept under: the template expanded with
- * each one's pid, plus ".pre-exec.<k>" for those written before an exec,
- * then the part and thread suffixes, as the tool names them.
+/* The names the profiles of s are kept under, as the tool names them:
+ * the template expanded with each one's pid (with ".child.<pid>" after it
+ * for a process other than s->root if the template has no %p), plus
+ * ".pre-exec.<k>" for those written before an exec, then the part and
+ * thread suffixes.
  * An xmalloc'd array of xmalloc'd names. */
 char **run_set_names(const struct run_set *s, const struct run_config *c);
+/* What run_set_compare finds: the same profiles, profiles that pair up
+ * but whose records differ, or profiles that do not pair up (another
+ * number of them, or of parts or threads). */
+enum { RUN_SET_SAME, RUN_SET_COUNTS, RUN_SET_SHAPE };
 /* Compares the profiles of run 1 (a, kept as names) and run k (b),
- * reporting the first differences on stderr; 0 if they are the same. */
+ * reporting the first differences on stderr. */
 int run_set_compare(const struct run_set *a, const struct run_set *b,
 		    unsigned long k, char *const *names);
 /* Copies each profile of s to names[i] plus suffix, complete or not at

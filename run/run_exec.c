@@ -331,7 +331,7 @@ static void on_signal(int sig)
 static const int passed_on[] = { SIGINT, SIGTERM, SIGHUP };
 
 int run_once(const struct run_config *c, const struct run_target *t,
-	     const char *out_template)
+	     const char *out_template, long *root_pid)
 {
 	char **argv = xmalloc(c->nvg + c->nprog + 8, sizeof *argv), *out;
 	struct sigaction sa, old[3];
@@ -377,6 +377,7 @@ int run_once(const struct run_config *c, const struct run_target *t,
 	if (rc)
 		die(1, "cannot run '%s': %s", t->exe, strerror(rc));
 	child = pid;
+	*root_pid = pid;
 	sigprocmask(SIG_SETMASK, &prev, NULL);
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)

@@ -5,13 +5,14 @@
  */
 /*
  * A run writes into its own folder with the template "<folder>/%p", so
- * its profiles are named <pid> and, for images replaced by exec,
- * <pid>.pre-exec.<k>; either name may end in a part number ".<n>" and a
- * thread number "-<tt>" (--dump-every, dump requests,
- * --separate-threads: docs/manual/regions.md).  Two runs' profiles are
- * paired in creation order (pid, then k, then the one written at exit,
- * then the part and the thread): pids grow from run to run, so this holds
- * unless the pids wrap around during a run.  Profiles are
+ * its profiles are named <pid>, <pid>.pre-exec.<k> for images replaced by
+ * exec, and with profile parts <pid>.<n> (--dump-every, dump requests:
+ * docs/manual/regions.md); with --separate-threads=yes each of them ends
+ * in a thread number -<tt>.  Two runs' profiles are paired in one order:
+ * by pid (pids grow from run to run, so this holds unless the pids wrap
+ * around during a run), a process's pre-exec profiles by k before its
+ * other ones, those by part number with the final part (no number) last,
+ * then by thread.  Profiles are
  * read and compared by the profile library (MERGE mode keeps every
  * (file, function, line) record).
  */
@@ -101,9 +102,9 @@ bad:
 
 /* ---- listing ---- */
 
-/* A number of at most 9 digits (no sign, no leading zero unless zeros
- * are allowed) at *s, which is moved past it; 0 if there is none. */
-static int parse_small(const char **s, int leading_zero, unsigned long *v)
+/* A number the tool prints with %u (no sign; no leading zero unless
+ * leading_zero) at *s, which is moved past it; 0 if there is none. */
+static int parse_uint(const char **s, int leading_zero, unsigned long *v)
 {
 	const char *p = *s;
 
@@ -111,17 +112,17 @@ static int parse_small(const char **s, int leading_zero, unsigned long *v)
 		return 0;
 	*v = 0;
 	while (*p >= '0' && *p <= '9') {
-		if (p - *s == 9)
-			return 0;
 		*v = *v * 10 + (unsigned long)(*p++ - '0');
+		if (*v > 0xFFFFFFFFUL)
+			return 0;
 	}
 	*s = p;
 	return 1;
 }
 
-/* Parses "<pid>[.pre-exec.<k>][.<n>][-<tt>]" into r's numbers (0 where a
- * part is absent); 0 if name is not such a name.  The tool writes the
- * thread number with at least two digits. */
+/* Parses "<pid>.pre-exec.<k>[-<tt>]" or "<pid>[.<n>][-<tt>]" into r's
+ * numbers (0 where one is absent); 0 if name is neither.  The tool
+ * writes the thread number with at least two digits (%02u). */
 static int parse_name(const char *name, struct run_profile *r)
 {
 	char *e;
@@ -137,17 +138,16 @@ static int parse_name(const char *name, struct run_profile *r)
 	s = e;
 	if (!strncmp(s, ".pre-exec.", 10)) {
 		s += 10;
-		if (!parse_small(&s, 0, &r->preexec))
+		if (!parse_uint(&s, 0, &r->preexec))
 			return 0;
-	}
-	if (*s == '.') {
+	} else if (*s == '.') {
 		s++;
-		if (!parse_small(&s, 0, &r->part))
+		if (!parse_uint(&s, 0, &r->part))
 			return 0;
 	}
 	if (*s == '-') {
 		const char *digits = ++s;
-		if (!parse_small(&s, 1, &r->thread) || s - digits < 2 || r->thread == 0
+		if (!parse_uint(&s, 1, &r->thread) || s - digits < 2 || r->thread == 0
 		    || (s - digits > 2 && *digits == '0'))
 			return 0;
 	}
@@ -212,10 +212,26 @@ void run_set_release(struct run_set *s)
 	s->n = 0;
 }
 
+/* Whether the template has a %p: whether two pids give two names. */
+static int has_pid(const struct run_config *c)
+{
+	const char *why = NULL;
+	char *a = run_expand(c->out_file, 1, c->env, c->nenv, &why);
+	char *b = run_expand(c->out_file, 2, c->env, c->nenv, &why);
+	int differ = a && b && strcmp(a, b) != 0;
+
+	free(a);
+	free(b);
+	return differ;
+}
+
 char **run_set_names(const struct run_set *s, const struct run_config *c)
 {
 	char **names = xmalloc(s->n + 1, sizeof *names);
 	size_t i, j;
+	/* As the tool does, a forked process adds ".child.<pid>" to a name
+	 * without %p. */
+	int child_suffix = !has_pid(c);
 
 	for (i = 0; i < s->n; i++) {
 		const char *why = NULL;
@@ -223,8 +239,10 @@ char **run_set_names(const struct run_set *s, const struct run_config *c)
 		if (!base)
 			die(1, "--cachegrind-out-file: %s", why);
 		const struct run_profile *r = &s->p[i];
-		char *end = names[i] = xmalloc(strlen(base) + 64, 1);
+		char *end = names[i] = xmalloc(strlen(base) + 96, 1);
 		end += sprintf(end, "%s", base);
+		if (child_suffix && r->pid != s->root)
+			end += sprintf(end, ".child.%ld", r->pid);
 		if (r->preexec)
 			end += sprintf(end, ".pre-exec.%lu", r->preexec);
 		if (r->part)
@@ -335,19 +353,22 @@ int run_set_compare(const struct run_set *a, const struct run_set *b,
 	if (a->n != b->n) {
 		error("runs 1 and %lu differ: run 1 wrote %zu profile%s, run %lu wrote %zu", k,
 		      a->n, a->n == 1 ? "" : "s", k, b->n);
-		return 1;
+		return RUN_SET_SHAPE;
 	}
 	for (i = 0; i < a->n; i++)
 		if (a->p[i].preexec != b->p[i].preexec || a->p[i].part != b->p[i].part
 		    || a->p[i].thread != b->p[i].thread) {
-			error("runs 1 and %lu differ: the profiles of their processes do not pair up "
-			      "(%s against %s)", k, a->p[i].path, b->p[i].path);
-			return 1;
+			/* The tool's names in the runs' folders: pid, and the
+			 * pre-exec, part and thread numbers. */
+			error("runs 1 and %lu differ: their profiles do not pair up (run 1's %s "
+			      "against run %lu's %s)", k, strrchr(a->p[i].path, '/') + 1, k,
+			      strrchr(b->p[i].path, '/') + 1);
+			return RUN_SET_SHAPE;
 		}
 	for (i = 0; i < a->n; i++)
 		if (compare_pair(a->p[i].path, b->p[i].path, k, names[i]))
-			return 1;
-	return 0;
+			return RUN_SET_COUNTS;
+	return RUN_SET_SAME;
 }
 
 /* ---- keeping ---- */
