@@ -142,6 +142,8 @@ void objects_release(struct ann *a);
  * not used for inline information (NULL if it is). */
 struct ann_obj *objects_get(const struct ann *a, size_t i);
 const char *objects_why(const struct ann *a, size_t i);
+/* Stops using object i's DWARF (why: the reason), from now on. */
+void objects_distrust(struct ann *a, size_t i, const char *why);
 void report_objects(struct ann *a);
 /* Charges instructions to the inlined functions they belong to. */
 void inline_apply(struct ann *a);

@@ -266,14 +266,25 @@ static void dwarf_line(struct ann *a, size_t obj, struct ann_obj *o, uint64_t ad
 		       const char **inl)
 {
 	struct cgp_error err = CGP_ERROR_INIT;
+	int rc;
 
 	*file = NULL;
 	*line = 0;
 	*inl = NULL;
-	if (objects_why(a, obj) || ann_obj_chain(o, addr, c, &err) <= 0 || !c->n) {
-		cgp_error_release(&err);
+	if (objects_why(a, obj))
 		return;
+	rc = ann_obj_chain(o, addr, c, &err);
+	if (rc < 0) {
+		/* The object's DWARF is not trusted after an error
+		 * (ann_dwarf.h); the Objects section is already out. */
+		warning("%s: %s (at 0x%llx); the rest of its instructions are shown "
+			"without source lines", a->prof.tab.obj[obj].name->s,
+			err.msg ? err.msg : "corrupt DWARF", (unsigned long long)addr);
+		objects_distrust(a, obj, err.msg ? err.msg : "corrupt DWARF");
 	}
+	cgp_error_release(&err);
+	if (rc <= 0 || !c->n)
+		return;
 	*file = c->f[0].file;
 	*line = c->f[0].line;
 	if (a->inline_on && c->n > 1 && c->f[0].inlined)

@@ -67,6 +67,7 @@ struct unit {
 	Dwarf_Die cu;        /* holds the line table (a skeleton's for split DWARF) */
 	Dwarf_Die top;       /* holds the DIEs: the split unit, or cu */
 	int indexed;         /* fns and fn are built */
+	struct cgp_error index_err; /* the error of indexing, returned again */
 	struct ranges fns;   /* ranges of the functions: index into fn */
 	Dwarf_Die *fn;
 	size_t nfn, fncap;
@@ -81,6 +82,7 @@ struct ann_obj {
 	char *no_dwarf;       /* why there is no DWARF, or NULL */
 	int machine, bits;
 	int units_built;
+	struct cgp_error units_err; /* the error of build_units, returned again */
 	struct unit *u;
 	size_t nu, ucap;
 	struct ranges units;  /* ranges of the units: index into u */
@@ -222,7 +224,9 @@ static int elf_open(const char *path, int *fd, Elf **elf, struct cgp_error *err)
 	size_t shstrndx;
 
 	*elf = NULL;
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Non-blocking, so that a FIFO is refused below instead of waiting
+	 * for a writer (no effect on a regular file). */
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (*fd < 0)
 		return cgp_error_sys(err, CGP_EIO, errno, "cannot open");
 	if (fstat(*fd, &st)) {
@@ -633,8 +637,10 @@ void ann_obj_close(struct ann_obj *o)
 	for (i = 0; i < o->nu; i++) {
 		ranges_release(&o->u[i].fns);
 		free(o->u[i].fn);
+		cgp_error_release(&o->u[i].index_err);
 	}
 	free(o->u);
+	cgp_error_release(&o->units_err);
 	for (i = 0; o->shown && i <= o->shownmask; i++)
 		free(o->shown[i].name);
 	free(o->shown);
@@ -709,6 +715,47 @@ static int add_die_ranges(struct ranges *x, Dwarf_Die *die, size_t idx,
 	return 0;
 }
 
+/* The .dwo file name of a skeleton unit, or NULL. */
+static const char *dwo_name(Dwarf_Die *cudie)
+{
+	Dwarf_Attribute a;
+	const char *dwo = dwarf_formstring(dwarf_attr(cudie, DW_AT_dwo_name, &a));
+
+	return dwo ? dwo : dwarf_formstring(dwarf_attr(cudie, DW_AT_GNU_dwo_name, &a));
+}
+
+/* Whether a place libdw looks for a skeleton unit's .dwo file (the name
+ * as it is, beside the DWARF's file, under the unit's folder) holds a FIFO
+ * or socket: libdw's own open would wait for a writer. */
+static int dwo_is_pipe(const struct ann_obj *o, Dwarf_Die *cudie, const char *dwo)
+{
+	Dwarf_Attribute a;
+	const char *dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &a));
+	const char *file = o->dpath ? o->dpath : o->path;
+	const char *slash = strrchr(file, '/');
+	int flen = slash ? (int)(slash - file + 1) : 0, pipe = 0, i;
+	struct cgp_buf p = CGP_BUF_INIT(PATH_MAX * 4);
+	struct stat st;
+
+	for (i = 0; i < 4 && !pipe; i++) {
+		cgp_buf_reset(&p);
+		if (i == 0)
+			cgp_buf_adds(&p, dwo);
+		else if (dwo[0] == '/' || (i > 1 && !dir) || (i == 3 && dir[0] == '/'))
+			continue;
+		else if (i == 1)
+			cgp_buf_addf(&p, "%.*s%s", flen, file, dwo);
+		else if (i == 2)
+			cgp_buf_addf(&p, "%s/%s", dir, dwo);
+		else
+			cgp_buf_addf(&p, "%.*s%s/%s", flen, file, dir, dwo);
+		if (p.s && stat(p.s, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+			pipe = 1;
+	}
+	cgp_buf_release(&p);
+	return pipe;
+}
+
 /* Indexes the units that have code.  A split unit whose .dwo file is
  * missing is an error: its inlined functions would be lost silently. */
 static int build_units(struct ann_obj *o, struct cgp_error *err)
@@ -733,19 +780,17 @@ static int build_units(struct ann_obj *o, struct cgp_error *err)
 		memset(u, 0, sizeof *u);
 		u->cu = u->top = cudie;
 		if (type == DW_UT_skeleton) {
+			const char *dwo = dwo_name(&cudie);
+			if (dwo && dwo_is_pipe(o, &cudie, dwo))
+				return cgp_error_set(err, CGP_EPARSE,
+						     "split DWARF unit '%s' is not a regular file",
+						     dwo);
 			memset(&sub, 0, sizeof sub);
 			if (dwarf_cu_info(cu, NULL, NULL, NULL, &sub, NULL, NULL, NULL) ||
-			    !sub.addr) {
-				Dwarf_Attribute a;
-				const char *dwo = dwarf_formstring(
-					dwarf_attr(&cudie, DW_AT_dwo_name, &a));
-				if (!dwo)
-					dwo = dwarf_formstring(
-						dwarf_attr(&cudie, DW_AT_GNU_dwo_name, &a));
+			    !sub.addr)
 				return cgp_error_set(err, CGP_EPARSE,
 						     "split DWARF unit '%s' not found",
 						     dwo ? dwo : "?");
-			}
 			u->top = sub;
 		}
 		if ((rc = add_die_ranges(&o->units, &cudie, o->nu, err)))
@@ -868,6 +913,26 @@ static void call_site(struct unit *u, Dwarf_Die *inl, struct ann_frame *f)
 		f->line = (int64_t)w;
 }
 
+/* Copies error from (code rc) into to; returns rc. */
+static int again(struct cgp_error *to, const struct cgp_error *from, int rc)
+{
+	cgp_error_set(to, rc, "%s", from->msg ? from->msg : "corrupt DWARF");
+	return rc;
+}
+
+int ann_obj_units(struct ann_obj *o, struct cgp_error *err)
+{
+	int rc;
+
+	if (!o->dw)
+		return 0;
+	if (!o->units_built && (rc = build_units(o, err)))
+		return again(&o->units_err, err, rc);
+	if (o->units_err.code)
+		return again(err, &o->units_err, o->units_err.code);
+	return 0;
+}
+
 int ann_obj_chain(struct ann_obj *o, uint64_t addr, struct ann_chain *c,
 		  struct cgp_error *err)
 {
@@ -882,7 +947,9 @@ int ann_obj_chain(struct ann_obj *o, uint64_t addr, struct ann_chain *c,
 	c->n = 0;
 	if (!o->dw)
 		return 0;
-	if (!o->units_built && (rc = build_units(o, err)))
+	/* A table left half built by an error is never searched: the error
+	 * is returned again instead. */
+	if ((rc = ann_obj_units(o, err)))
 		return rc;
 	if (!(r = ranges_find(&o->units, addr)))
 		return 0;
@@ -890,9 +957,11 @@ int ann_obj_chain(struct ann_obj *o, uint64_t addr, struct ann_chain *c,
 	if (!u->indexed) {
 		u->indexed = 1;
 		if ((rc = index_dies(u, &u->top, 0, err)))
-			return rc;
+			return again(&u->index_err, err, rc);
 		ranges_sort(&u->fns);
 	}
+	if (u->index_err.code)
+		return again(err, &u->index_err, u->index_err.code);
 	f = chain_push(c);
 	line = dwarf_getsrc_die(&u->cu, addr);
 	if (line) {

@@ -92,6 +92,13 @@ const char *ann_obj_debug_file(const struct ann_obj *o);
 int ann_obj_machine(const struct ann_obj *o, int *bits);
 
 /*
+ * Reads the table of the DWARF's units (once; ann_obj_chain() does it
+ * when first called).  0, or CGP_EPARSE for DWARF that cannot be read (a
+ * split unit's missing .dwo file, corrupt DWARF), returned again by every
+ * later call of this and of ann_obj_chain().
+ */
+int ann_obj_units(struct ann_obj *o, struct cgp_error *err);
+/*
  * The inline chain of addr into c (replacing its frames).  Returns 1, 0
  * when no unit of the DWARF covers addr (c then empty), or CGP_EPARSE for
  * DWARF that cannot be read ("corrupt DWARF: ..."); after such an error

@@ -122,6 +122,9 @@ void objects_open(struct ann *a)
 			cgp_error_release(&err);
 		} else if (ann_obj_no_dwarf(ob->o)) {
 			ob->why = xstrdup(ann_obj_no_dwarf(ob->o));
+		} else if (ann_obj_units(ob->o, &err)) {
+			ob->why = xstrdup(err.msg ? err.msg : "corrupt DWARF");
+			cgp_error_release(&err);
 		}
 		free(id);
 	}
@@ -136,6 +139,12 @@ struct ann_obj *objects_get(const struct ann *a, size_t i)
 const char *objects_why(const struct ann *a, size_t i)
 {
 	return i < a->objs->n ? a->objs->ob[i].why : "no such object";
+}
+
+void objects_distrust(struct ann *a, size_t i, const char *why)
+{
+	if (i < a->objs->n && !a->objs->ob[i].why)
+		a->objs->ob[i].why = xstrdup(why);
 }
 
 void objects_release(struct ann *a)

@@ -60,6 +60,15 @@ static void add_all(struct ann *a, const struct cgp_lines *t, int b)
 	free(v);
 }
 
+/* Whether path is a FIFO or a socket, which a source file cannot be:
+ * opening a FIFO would wait for a writer. */
+static int is_pipe(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
 /* Python filecmp.cmp(x, y, shallow=False): 1 same, 0 different, -1 error. */
 static int same_file(const char *x, const char *y)
 {
@@ -428,7 +437,7 @@ static void one_file(struct ann *a, struct cgp_file *f)
 	}
 	rows_init(&x, &f->lines);
 	path = source_path(a, f->orig[0]);
-	if (same == 1 && cgp_reader_open(&r, path, CGP_MAX_LINE, &err)) {
+	if (same == 1 && (is_pipe(path) || cgp_reader_open(&r, path, CGP_MAX_LINE, &err))) {
 		cgp_error_release(&err);
 		same = -1;
 	} else if (same == 1) {
