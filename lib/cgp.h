@@ -608,6 +608,12 @@ struct cgp_out {
 	 * that the final fsync waits less.  Set by cgp_outfile_open(). */
 	int sync_ahead;
 	uint64_t synced;      /* bytes whose writing back was started */
+	/* Output held in memory instead of written (hold set): a file
+	 * rewritten in place keeps its old contents until the commit writes
+	 * the new ones.  held is malloc'd. */
+	int hold;
+	char *held;
+	size_t nheld, heldcap;
 	char buf[1 << 16];
 };
 

@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,9 @@ void cgp_out_init(struct cgp_out *o, int fd, const char *name)
 	o->errnum = 0;
 	o->sync_ahead = 0;
 	o->synced = 0;
+	o->hold = 0;
+	o->held = NULL;
+	o->nheld = o->heldcap = 0;
 }
 
 /* An output to be synced: starts writing back what was written since the
@@ -98,10 +102,33 @@ static void sync_ahead(struct cgp_out *o)
 #endif
 }
 
-/* Writes the buffer out; after a failure everything is dropped. */
+/* Appends the buffer to the held output (errnum ENOMEM if it cannot). */
+static void out_hold(struct cgp_out *o)
+{
+	if (o->heldcap - o->nheld < o->len) {
+		size_t cap = o->heldcap ? o->heldcap : sizeof o->buf;
+		char *h;
+		while (cap - o->nheld < o->len)
+			cap *= 2;
+		h = realloc(o->held, cap);
+		if (!h) {
+			o->errnum = ENOMEM;
+			return;
+		}
+		o->held = h;
+		o->heldcap = cap;
+	}
+	memcpy(o->held + o->nheld, o->buf, o->len);
+	o->nheld += o->len;
+}
+
+/* Writes the buffer out (or holds it); after a failure everything is
+ * dropped. */
 static void out_drain(struct cgp_out *o)
 {
-	if (!o->errnum && o->len) {
+	if (!o->errnum && o->len && o->hold) {
+		out_hold(o);
+	} else if (!o->errnum && o->len) {
 		o->errnum = cgp_write_all(o->fd, o->buf, o->len);
 		if (!o->errnum)
 			o->written += o->len;
@@ -396,6 +423,41 @@ int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
  * file that is not a regular file (a device such as /dev/null, a FIFO),
  * which renaming over would destroy, or a dangling link.
  */
+static char *folder_of(const char *path);
+
+/* The file a dangling symbolic link (chain) at path names, malloc'd; NULL
+ * if it is not one (a loop, an unreadable link, out of memory). */
+static char *dangling_target(const char *path)
+{
+	char *cur = strdup(path), *next, *dir;
+	char link[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+	int hops;
+
+	for (hops = 0; cur && hops < 40; hops++) {
+		if (lstat(cur, &st) != 0)
+			return errno == ENOENT ? cur : (free(cur), NULL);
+		if (!S_ISLNK(st.st_mode))
+			break;
+		n = readlink(cur, link, sizeof link - 1);
+		if (n < 0)
+			break;
+		link[n] = '\0';
+		dir = link[0] == '/' ? NULL : folder_of(cur);
+		if (link[0] != '/' && !dir)
+			break;
+		next = malloc((dir ? strlen(dir) + 1 : 0) + (size_t)n + 1);
+		if (next)
+			sprintf(next, "%s%s%s", dir ? dir : "", dir ? "/" : "", link);
+		free(dir);
+		free(cur);
+		cur = next;
+	}
+	free(cur);
+	return NULL;
+}
+
 static char *real_target(const char *path, int *direct, mode_t *mode, int *exists)
 {
 	struct stat st;
@@ -406,6 +468,10 @@ static char *real_target(const char *path, int *direct, mode_t *mode, int *exist
 		return strdup(path);          /* a new file */
 	if (S_ISLNK(st.st_mode)) {
 		char *r = realpath(path, NULL);
+		/* A dangling link: the file it names is made like any new
+		 * one, complete or not at all. */
+		if (!r && errno == ENOENT && (r = dangling_target(path)))
+			return r;
 		if (!r) {
 			*direct = 1;
 			return NULL;
@@ -449,9 +515,10 @@ static char *folder_of(const char *path)
 /*
  * No temporary file could be made beside the target (errno e): a read-only
  * folder, say.  Upstream would simply rewrite an existing file, so open it
- * for writing in place, without truncating it yet (that happens when it
- * is committed, so a failure before then leaves it as it was).  Otherwise
- * the error names the folder as the cause.
+ * for writing in place, and hold the output in memory until the commit
+ * writes it and cuts the file to its length (so a failure before then
+ * leaves the file as it was).  Otherwise the error names the folder as the
+ * cause.
  */
 static int open_in_place(struct cgp_outfile *o, int exists, int e,
 			 struct cgp_error *err)
@@ -475,6 +542,7 @@ static int open_in_place(struct cgp_outfile *o, int exists, int e,
 		}
 		cgp_error_release(&w);
 		o->out.fd = fd;
+		o->out.hold = 1;
 		o->inplace = 1;
 		return 0;
 	}
@@ -548,10 +616,21 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
 
 int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *err)
 {
-	int e = 0, bad = cgp_out_flush(&o->out, err) != 0;
+	int e = 0, bad;
 
-	/* In place, the old contents end where the new ones do (after a
-	 * failed write: a clean prefix of the new, never a mixture). */
+	/* In place, the held output is written now, and the old contents end
+	 * where the new ones do (after a failed write: a clean prefix of the
+	 * new, never a mixture). */
+	if (o->inplace) {
+		out_drain(&o->out);
+		o->out.hold = 0;
+		if (!o->out.errnum) {
+			o->out.errnum = cgp_write_all(o->out.fd, o->out.held, o->out.nheld);
+			if (!o->out.errnum)
+				o->out.written = o->out.nheld;
+		}
+	}
+	bad = cgp_out_flush(&o->out, err) != 0;
 	if (o->inplace && ftruncate(o->out.fd, (off_t)o->out.written) && !bad)
 		e = errno;
 	if (bad) {
@@ -581,6 +660,10 @@ void cgp_outfile_abort(struct cgp_outfile *o)
 	if (o->out.fd >= 0)
 		close(o->out.fd);
 	o->out.fd = -1;
+	free(o->out.held);
+	o->out.held = NULL;
+	o->out.nheld = o->out.heldcap = 0;
+	o->out.hold = 0;
 	if (o->tmp)
 		unlink(o->tmp);
 	free(o->tmp);

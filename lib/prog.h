@@ -39,8 +39,9 @@ void *xrealloc(void *p, size_t n, size_t size);
 /* Opens path as cgp_outfile_open() does, dying with its message, and
  * prints its warning when the file is rewritten in place.  Until the
  * commit, the temporary file is removed when the program dies (exit) or a
- * stop signal ends it (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGXCPU, SIGXFSZ:
- * the program then dies of that signal).  One such file per program. */
+ * stop signal ends it (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGXCPU, SIGXFSZ,
+ * SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF: the program then
+ * dies of that signal).  One such file per program. */
 void prog_outfile_open(struct cgp_outfile *of, const char *path);
 /* cgp_outfile_commit(): the complete output under its name; dies with its
  * message on failure. */

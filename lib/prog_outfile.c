@@ -18,8 +18,12 @@ static struct cgp_outfile *current;
 
 /* The signals that end a program by default and that a user or the system
  * sends to stop it (SIGXFSZ: a write beyond ulimit -f). */
+/* Every signal whose default action ends the program without a core dump
+ * or with one, but is not a fault of the program itself: a SIGPIPE from a
+ * closed standard output (cg_annotate --html ... | head) included. */
 static const int stop_signals[] = {
-	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGXCPU, SIGXFSZ
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGXCPU, SIGXFSZ, SIGPIPE, SIGALRM,
+	SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF
 };
 #define NSTOP (sizeof stop_signals / sizeof stop_signals[0])
 

@@ -7,7 +7,8 @@
 # counts them.  Exit 0 when nothing failed and something passed, 77 when
 # every case was skipped, 1 otherwise.
 #
-#   signal-INT, signal-TERM  a signal while cg_merge waits for an input
+#   signal-INT, -TERM, -PIPE, -USR1
+#                            a signal while cg_merge waits for an input
 #                            (a FIFO nobody writes): the temporary file it
 #                            already created goes, the old output stays, the
 #                            exit status is the signal's
@@ -99,6 +100,8 @@ signal_case() {
 }
 signal_case INT 2
 signal_case TERM 15
+signal_case PIPE 13
+signal_case USR1 10
 
 # --- a signal in the middle of writing ------------------------------------
 # `ulimit -f 4` (4 KiB) makes the write that crosses it raise SIGXFSZ.
