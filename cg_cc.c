@@ -494,9 +494,12 @@ CgLineCC **cg_cc_all_lines(void)
 void cg_cc_drain(void (*take)(void *ctx, const CgLineCC *cc), void *ctx)
 {
    UInt n = cg_layout.n_slots;
+   /* The table in use: with --dump-instr=yes the counts are in the
+      instruction cost centres. */
+   const CgChainTable *tab = cg_cc_table();
 
-   for (UInt b = 0; b < cc_table.size; b++)
-      for (CgLineCC *cc = cc_table.chains[b]; cc; cc = cc->next) {
+   for (UInt b = 0; b < tab->size; b++)
+      for (CgLineCC *cc = tab->chains[b]; cc; cc = cc->next) {
          UInt s = 0;
          while (s < n && cc->c[s] == 0)
             s++;
