@@ -379,9 +379,16 @@ static void cg_read_name(Addr p, HChar *out)
       } else {
          *out++ = (HChar)c;
       }
-      if (i == CG_NAME_MAX - 1 && ((const UChar *)p)[1] != '\0') {
-         VG_(strcpy)(out, "...");
-         return;
+      if (i == CG_NAME_MAX - 1) {
+         /* Longer than shown?  The next byte may start a page that cannot
+            be read: then the name did not end where it can be read. */
+         Addr q = p + 1;
+         if (((q & (VKI_PAGE_SIZE - 1)) == 0
+              && !VG_(am_is_valid_for_client)(q, 1, VKI_PROT_READ))
+             || *(const UChar *)q != '\0') {
+            VG_(strcpy)(out, "...");
+            return;
+         }
       }
    }
    *out = '\0';
