@@ -577,10 +577,7 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
 /*--- The profile of an image that calls exec              ---*/
 /*------------------------------------------------------------*/
 
-/* Whether the output-file format expands without an error (the core's
-   expander exits on errors, which must not happen in the middle of an
-   exec: the error is then reported at exit, as usual). */
-static Bool cg_out_file_expandable(void)
+Bool cg_out_file_expandable(void)
 {
    const HChar *s = cfg->out_file;
    if (s[0] == '\0' || s[0] == '~')

@@ -46,6 +46,10 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
    frees, or NULL if the output-file name would not expand without an
    error (the error is then reported at exit, as usual). */
 HChar *cg_pre_exec_name(void);
+/* Whether the output-file format expands without an error.  The core's
+   expander exits on errors, which must not happen while the program runs
+   (before an exec, at a dump): the error is reported at exit, as usual. */
+Bool cg_out_file_expandable(void);
 
 void cg_print_summary(const CgTotals *t);
 void cg_print_stats(void);

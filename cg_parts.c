@@ -334,9 +334,16 @@ static void cg_reset_budget(ULong ir)
    cg_dump_budget = left > (ULong)~(UWord)0 ? ~(UWord)0 : (UWord)left;
 }
 
-/* A part of the running image, numbered, beside the output file. */
+/* A part of the running image, numbered, beside the output file.  With a
+   file name that cannot be expanded (%q{} of an unset variable) no part
+   is written and the counts go on into the next one: the name's error is
+   reported at exit, as without parts, instead of ending the program. */
 static void cg_dump(const HChar *trigger)
 {
+   if (!cg_out_file_expandable()) {
+      cg_reset_budget(0);
+      return;
+   }
    HChar *base = VG_(expand_file_name)("--cachegrind-out-file",
                                        cfg->out_file);
    cg_write_part(base, True, trigger, True, NULL);
