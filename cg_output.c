@@ -469,6 +469,24 @@ static SysRes cg_syscall2(UWord sysno, UWord a1, UWord a2)
    return VG_(do_syscall)(sysno, a1, a2, 0, 0, 0, 0, 0, 0);
 }
 
+/* A write beyond the file-size limit also raises SIGXFSZ in this thread.
+   Signals are blocked while the tool runs, so it stays pending, and the
+   core would deliver it to the program at its next check, ending it
+   (whose default action is to die) for a part the tool failed to write:
+   the program must run on and keep its exit status.  So it is taken
+   here, with a zero timeout.  (At exit no program code runs any more.) */
+static void cg_drop_sigxfsz(void)
+{
+   vki_sigset_t set;
+   struct vki_timespec zero = { 0, 0 };
+
+   VG_(memset)(&set, 0, sizeof set);
+   set.sig[(VKI_SIGXFSZ - 1) / _VKI_NSIG_BPW] =
+      1UL << ((VKI_SIGXFSZ - 1) % _VKI_NSIG_BPW);
+   (void)VG_(do_syscall)(__NR_rt_sigtimedwait, (UWord)&set, 0, (UWord)&zero,
+                         sizeof(vki_sigset_t), 0, 0, 0, 0);
+}
+
 /* An existing regular file that no temporary file can be created beside
    (err: why not) is rewritten in place, not atomically, if this process
    may write it: the profile is not lost where upstream, which writes in
@@ -565,6 +583,8 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
          ok = False;
          if (tmp)
             VG_(unlink)(tmp);
+         if (err == VKI_EFBIG)
+            cg_drop_sigxfsz();
       }
    }
    if (tmp)
