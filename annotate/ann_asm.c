@@ -198,10 +198,20 @@ static char *fn_name(const struct afn *f)
 	return d;
 }
 
+/* Whether s matches --asm=REGEX; a match that PCRE2 gives up on (its
+ * match limit) is an error, as in --mod-funcname, not "no match". */
 static int matches(const struct ann *a, const char *s, size_t n)
 {
-	return pcre2_match(a->asm_regex->re, (PCRE2_SPTR)s, n, 0, 0, a->asm_regex->md,
-			   NULL) >= 0;
+	int rc = pcre2_match(a->asm_regex->re, (PCRE2_SPTR)s, n, 0, 0, a->asm_regex->md,
+			     NULL);
+
+	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(rc, msg, sizeof msg);
+		die(1, "--asm: the regular expression failed on '%.*s'%s: %s",
+		    (int)(n > 60 ? 60 : n), s, n > 60 ? "..." : "", (char *)msg);
+	}
+	return rc >= 0;
 }
 
 /* 1 if f is shown: it matches --asm=REGEX (its symbol, demangled, or its

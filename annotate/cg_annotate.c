@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ann.h"
 #include "prog.h"
@@ -446,6 +447,28 @@ static void metadata(const struct ann *a)
 }
 
 /* The options that only make sense together: usage errors. */
+/* Whether path is an existing regular file whose first line is one a
+ * profile starts with. */
+static int looks_like_profile(const char *path)
+{
+	static const char *const first[] = { "desc:", "cmd:", "events:", "version:",
+					     "creator:", "positions:" };
+	char buf[16] = "";
+	struct stat st;
+	FILE *f;
+	size_t i, n;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || !(f = fopen(path, "r")))
+		return 0;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	for (i = 0; i < sizeof first / sizeof first[0]; i++)
+		if (!strncmp(buf, first[i], strlen(first[i])))
+			return 1;
+	return 0;
+}
+
 static void check_combinations(const struct ann *a)
 {
 	if (a->rep.nlimits && !a->diff)
@@ -471,6 +494,12 @@ static void check_combinations(const struct ann *a)
 			       : a->inline_on ? "--inline=yes" : a->asm_on ? "--asm" : "--html");
 	if (a->html_path && a->rep.json)
 		ap_usage_error(&spec, "argument --html: not allowed with argument --json");
+	/* "--html a.out b.out" takes a.out as the page: never write a page
+	 * over a profile (a file that starts as one does). */
+	if (a->html_path && looks_like_profile(a->html_path))
+		ap_usage_error(&spec, "argument --html: '%s' is a Cachegrind profile, not "
+			       "a page to replace (give the page's name as --html=FILE)",
+			       a->html_path);
 }
 
 /* With derived events: the summary extended with the derived columns. */
