@@ -337,10 +337,18 @@ static HChar *cg_resolve_links(const HChar *path)
    HChar *cur = VG_(strdup)("cg.main.path", path);
    HChar target[4096];
 
-   for (Int depth = 0; depth < 40; depth++) {
+   for (Int depth = 0; ; depth++) {
+      /* /proc's links (/dev/stdout is /proc/self/fd/1) name open files,
+         "pipe:[N]" for a pipe: such a link is opened itself. */
+      if (VG_(strncmp)(cur, "/proc/", 6) == 0)
+         break;
       SSizeT n = VG_(readlink)(cur, target, sizeof target - 1);
       if (n < 0)
          break;                  /* not a link, or absent */
+      if (depth == 40) {         /* a loop, or too long a chain */
+         VG_(free)(cur);
+         return NULL;
+      }
       target[n] = '\0';
       const HChar *slash = VG_(strrchr)(cur, '/');
       SizeT dir_len = target[0] == '/' || !slash ? 0 : (SizeT)(slash - cur) + 1;
@@ -375,6 +383,30 @@ static Bool cg_path_exists(const HChar *path)
    its signature has not changed since Valgrind 3.0.  The string is
    constant. */
 extern const HChar *VG_(strerror)(UWord errnum);
+
+/* Linux's errno values (asm-generic/errno*.h) that vki lacks. */
+#ifndef VKI_ENAMETOOLONG
+#  define VKI_ENAMETOOLONG 36
+#endif
+#ifndef VKI_EDQUOT
+#  define VKI_EDQUOT 122
+#endif
+
+/* VG_(strerror), with the texts it lacks ("VG_(strerror): unknown
+   error") for errors a file name can give. */
+static const HChar *cg_strerror(UWord err)
+{
+   switch (err) {
+   case VKI_ELOOP:
+      return "Too many levels of symbolic links";
+   case VKI_ENAMETOOLONG:
+      return "File name too long";
+   case VKI_EDQUOT:
+      return "Disk quota exceeded";
+   default:
+      return VG_(strerror)(err);
+   }
+}
 
 /* vki has no O_NOFOLLOW for Linux; this is the value of the generic
    <asm/fcntl.h>, which amd64 and x86 use (arm, for one, differs). */
@@ -430,12 +462,27 @@ static SysRes cg_create_temp(const HChar *file, HChar **tmp)
                              VG_(strlen)(file) + 24 + CG_TMP_RANDOM);
    SysRes sres;
 
+   /* A name near the limit of 255 bytes leaves no room for the suffix:
+      the temporary file then takes only the start of it. */
+   const HChar *slash = VG_(strrchr)(file, '/');
+   Int keep = (Int)VG_(strlen)(file);
+   Bool shortened = False;
+
    for (Int tries = 1; ; tries++) {
       HChar rnd[CG_TMP_RANDOM + 1];
       cg_random_chars(rnd, CG_TMP_RANDOM);
-      VG_(sprintf)(name, "%s.tmp.%d.%s", file, VG_(getpid)(), rnd);
+      VG_(memcpy)(name, file, (SizeT)keep);  /* (no %.*s in VG_(sprintf)) */
+      VG_(sprintf)(name + keep, ".tmp.%d.%s", VG_(getpid)(), rnd);
       sres = VG_(open)(name, VKI_O_CREAT | VKI_O_EXCL | CG_O_NOFOLLOW
                              | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+      if (sr_isError(sres) && sr_Err(sres) == VKI_ENAMETOOLONG && !shortened) {
+         Int dir = slash ? (Int)(slash - file) + 1 : 0;
+         shortened = True;
+         if (keep - dir > 200) {
+            keep = dir + 200;
+            continue;
+         }
+      }
       if (!sr_isError(sres) || sr_Err(sres) != VKI_EEXIST
           || tries == CG_TMP_TRIES)
          break;
@@ -509,7 +556,7 @@ static SysRes cg_open_in_place(const HChar *file, const HChar *path,
       HChar *dir = VG_(strdup)("cg.main.dir", VG_(dirname)(file));
       VG_(umsg)("warning: cannot create a temporary file in '%s': %s; "
                 "writing '%s' in place, not atomically\n",
-                dir, VG_(strerror)(e), path);
+                dir, cg_strerror(e), path);
       VG_(free)(dir);
    }
    return sres;
@@ -565,12 +612,18 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
 {
    HChar *file = cg_resolve_links(path);
    HChar *tmp = NULL;
+
+   if (!file) {
+      cg_report_lost("can't open output data file", path, "",
+                     cg_strerror(VKI_ELOOP));
+      return False;
+   }
    SysRes sres = cg_open_output(file, path, &tmp);
    Bool ok = !sr_isError(sres);
 
    if (!ok) {
       cg_report_lost("can't open output data file", path, "",
-                     VG_(strerror)(sr_Err(sres)));
+                     cg_strerror(sr_Err(sres)));
    } else {
       Int fd = (Int)sr_Res(sres);
       UWord err = (UWord)cg_write_profile(fd, tot, part);
@@ -579,7 +632,7 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
       VG_(close)(fd);
       if (err != 0) {
          cg_report_lost("writing output data file", path, " failed",
-                        VG_(strerror)(err));
+                        cg_strerror(err));
          ok = False;
          if (tmp)
             VG_(unlink)(tmp);

@@ -436,6 +436,10 @@ static char *dangling_target(const char *path)
 	int hops;
 
 	for (hops = 0; cur && hops < 40; hops++) {
+		/* /proc's links (/dev/stdout is /proc/self/fd/1) name open
+		 * files, "pipe:[N]" for a pipe: such a link is opened itself. */
+		if (!strncmp(cur, "/proc/", 6))
+			break;
 		if (lstat(cur, &st) != 0)
 			return errno == ENOENT ? cur : (free(cur), NULL);
 		if (!S_ISLNK(st.st_mode))
@@ -589,6 +593,16 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
 	memcpy(o->tmp, o->path, n);
 	memcpy(o->tmp + n, ".tmp.XXXXXX", 12);
 	fd = mkstemp(o->tmp);
+	if (fd < 0 && errno == ENAMETOOLONG) {
+		/* A name near the limit of 255 bytes leaves no room for the
+		 * suffix: the temporary file takes only the start of it. */
+		const char *slash = strrchr(o->path, '/');
+		size_t dir = slash ? (size_t)(slash - o->path) + 1 : 0;
+		if (n - dir > 200) {
+			memcpy(o->tmp + dir + 200, ".tmp.XXXXXX", 12);
+			fd = mkstemp(o->tmp);
+		}
+	}
 	if (fd < 0) {
 		e = errno;
 		free(o->tmp);
