@@ -681,11 +681,32 @@ Bool cg_out_file_expandable(void)
    return True;
 }
 
+Bool cg_out_is_special(const HChar *base)
+{
+   HChar *file = cg_resolve_links(base);
+   Bool special = file != NULL && cg_is_special_file(file);
+   if (file)
+      VG_(free)(file);
+   return special;
+}
+
+Bool cg_out_file_special(void)
+{
+   if (!cg_out_file_expandable())
+      return False;
+   HChar *base = VG_(expand_file_name)("--cachegrind-out-file", cfg->out_file);
+   Bool special = cg_out_is_special(base);
+   VG_(free)(base);
+   return special;
+}
+
 HChar *cg_pre_exec_name(void)
 {
    if (!cg_out_file_expandable())
       return NULL;
    HChar *base = VG_(expand_file_name)("--cachegrind-out-file", cfg->out_file);
+   if (cg_out_is_special(base))
+      return base;
    SizeT len = VG_(strlen)(base) + 40;
    HChar *path = VG_(malloc)("cg.main.preexec", len);
    HChar *thread1 = VG_(malloc)("cg.main.preexec", len);

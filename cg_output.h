@@ -50,6 +50,12 @@ HChar *cg_pre_exec_name(void);
    expander exits on errors, which must not happen while the program runs
    (before an exec, at a dump): the error is reported at exit, as usual. */
 Bool cg_out_file_expandable(void);
+/* Whether the output file base (expanded), or --cachegrind-out-file, is
+   an existing device or FIFO (/dev/null, /dev/stdout): then the names
+   made from it (parts, pre-exec profiles, forked children's) are base
+   itself, written in place too, never new files beside the device. */
+Bool cg_out_is_special(const HChar *base);
+Bool cg_out_file_special(void);
 
 void cg_print_summary(const CgTotals *t);
 void cg_print_stats(void);

@@ -252,6 +252,8 @@ static HChar *cg_part_path(const HChar *base, UInt seq, UInt thread)
 {
    HChar *path = VG_(malloc)("cg.parts.path", VG_(strlen)(base) + 32);
    Int n = VG_(sprintf)(path, "%s", base);
+   if (cg_out_is_special(base))
+      return path;
    if (seq)
       n += VG_(sprintf)(path + n, ".%u", seq);
    if (thread)
@@ -529,7 +531,9 @@ void cg_parts_exec_failed(void)
       return;
    for (Word i = 0; i < VG_(sizeXA)(pre_exec_paths); i++) {
       HChar *path = *(HChar **)VG_(indexXA)(pre_exec_paths, i);
-      VG_(unlink)(path);
+      /* A device written in place (/dev/null) is never removed. */
+      if (!cg_out_is_special(path))
+         VG_(unlink)(path);
       VG_(free)(path);
    }
    VG_(deleteXA)(pre_exec_paths);
