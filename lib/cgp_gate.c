@@ -308,12 +308,24 @@ long cgp_gate_eval(const struct cgp_model *m, struct cgp_limit *l, size_t n,
 		if (x->scope == 'e') {
 			if ((rc = each_fn(m, x, err)))
 				return rc;
+			/* A gate that checks nothing must not pass: a scope that
+			 * is a typo, or a ratio no function has. */
+			if (!x->nmatch)
+				return bad(err, x->spec, "its scope matches no function of "
+							 "either profile");
+			if (x->worst < 0)
+				return bad(err, x->spec, "its value cannot be computed for any "
+							 "function of its scope (its formula "
+							 "divides by zero)");
 			exceeded += x->exceeded;
 			continue;
 		}
 		x->worst = -1;
 		if ((rc = scope_values(m, x, err)))
 			return rc;
+		if (x->scope && !x->nmatch)
+			return bad(err, x->spec, "its scope matches no function of either "
+						 "profile");
 		if (x->old == CGP_NA && m->ratio[x->col])
 			return bad(err, x->spec, "the old value cannot be computed (its formula "
 						 "divides by zero)");
