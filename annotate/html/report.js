@@ -329,7 +329,12 @@
     return String(3 * e + ['old', 'new', 'delta'].indexOf(part));
   }
   function fromHash() {
-    var h = decodeURIComponent(location.hash.slice(1));
+    var h = location.hash.slice(1);
+    try {
+      h = decodeURIComponent(h);
+    } catch (e) {
+      /* A malformed escape (#filter=%): the fragment as it is. */
+    }
     var line = /^f(\d+)-l\d+$/.exec(h);
     if (line && !document.getElementById(h)) {
       var sec = document.getElementById('f' + line[1]);
