@@ -161,8 +161,9 @@ typedef char cg_clreq__codes_checked[
 /* name must be one string literal (or a macro that expands to one): it
    becomes part of the program's read-only data, so that passing it costs
    no instruction.  The sizeof() line stops anything else with an error
-   there.  The assembler reads the literal's escapes: \a, \e, \?, \u and
-   \U lose their backslash there; write such characters in octal. */
+   there.  The assembler reads the literal: GNU as drops the backslash of
+   \a, \e, \?, \u and \U, Clang's assembler refuses them (and literals
+   side by side); write such characters in octal. */
 #define CG_CLREQ__NAMED(code, name)                                       \
    __extension__ ({                                                        \
       (void)sizeof("" name "");                                            \
