@@ -572,7 +572,9 @@ static SysRes cg_open_output(const HChar *file, const HChar *path,
 {
    struct vg_stat st;
 
-   if (cg_is_special_file(file))
+   /* A /proc link (cg_resolve_links stops there: /dev/stdout) is opened
+      itself, whatever it names: a pipe, or a file the shell opened. */
+   if (cg_is_special_file(file) || VG_(strncmp)(file, "/proc/", 6) == 0)
       return VG_(open)(file, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
                        VKI_S_IRUSR | VKI_S_IWUSR);
    Bool exists = !sr_isError(VG_(stat)(file, &st));
@@ -684,7 +686,8 @@ Bool cg_out_file_expandable(void)
 Bool cg_out_is_special(const HChar *base)
 {
    HChar *file = cg_resolve_links(base);
-   Bool special = file != NULL && cg_is_special_file(file);
+   Bool special = file != NULL && (cg_is_special_file(file)
+                                   || VG_(strncmp)(file, "/proc/", 6) == 0);
    if (file)
       VG_(free)(file);
    return special;

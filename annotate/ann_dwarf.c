@@ -724,14 +724,16 @@ static const char *dwo_name(Dwarf_Die *cudie)
 	return dwo ? dwo : dwarf_formstring(dwarf_attr(cudie, DW_AT_GNU_dwo_name, &a));
 }
 
-/* Whether a place libdw looks for a skeleton unit's .dwo file (the name
- * as it is, beside the DWARF's file, under the unit's folder) holds a FIFO
- * or socket: libdw's own open would wait for a writer. */
+/* Whether a place libdw looks for a skeleton unit's .dwo file holds a
+ * FIFO or socket (libdw's own open would wait for a writer).  libdw looks
+ * in the folder of the DWARF's file, links resolved: there, and under the
+ * unit's folder (DW_AT_comp_dir), or at the name itself if absolute. */
 static int dwo_is_pipe(const struct ann_obj *o, Dwarf_Die *cudie, const char *dwo)
 {
 	Dwarf_Attribute a;
 	const char *dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &a));
-	const char *file = o->dpath ? o->dpath : o->path;
+	char *real = realpath(o->dpath ? o->dpath : o->path, NULL);
+	const char *file = real ? real : (o->dpath ? o->dpath : o->path);
 	const char *slash = strrchr(file, '/');
 	int flen = slash ? (int)(slash - file + 1) : 0, pipe = 0, i;
 	struct cgp_buf p = CGP_BUF_INIT(PATH_MAX * 4);
@@ -739,20 +741,24 @@ static int dwo_is_pipe(const struct ann_obj *o, Dwarf_Die *cudie, const char *dw
 
 	for (i = 0; i < 4 && !pipe; i++) {
 		cgp_buf_reset(&p);
-		if (i == 0)
+		if (dwo[0] == '/') {
+			if (i > 0)
+				break;
 			cgp_buf_adds(&p, dwo);
-		else if (dwo[0] == '/' || (i > 1 && !dir) || (i == 3 && dir[0] == '/'))
-			continue;
-		else if (i == 1)
+		} else if (i == 0) {
 			cgp_buf_addf(&p, "%.*s%s", flen, file, dwo);
-		else if (i == 2)
+		} else if (!dir || (i == 1 && dir[0] != '/') || (i == 2 && dir[0] == '/') || i == 3) {
+			continue;
+		} else if (i == 1) {
 			cgp_buf_addf(&p, "%s/%s", dir, dwo);
-		else
+		} else {
 			cgp_buf_addf(&p, "%.*s%s/%s", flen, file, dir, dwo);
+		}
 		if (p.s && stat(p.s, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
 			pipe = 1;
 	}
 	cgp_buf_release(&p);
+	free(real);
 	return pipe;
 }
 

@@ -55,8 +55,10 @@ static void on_stop_signal(int sig)
 	raise(sig);
 }
 
-/* Installs on_stop_signal, except for signals ignored from the start (a
- * program run in the background by a shell keeps SIGINT ignored). */
+/* Installs on_stop_signal where the signal has its default action: not
+ * for signals ignored from the start (a program run in the background by a
+ * shell keeps SIGINT ignored), nor caught already (SIGPROF by a -pg
+ * build's profiler). */
 static void catch_stop_signals(void)
 {
 	struct sigaction sa, old;
@@ -69,7 +71,7 @@ static void catch_stop_signals(void)
 		sigaddset(&sa.sa_mask, stop_signals[i]);
 	for (i = 0; i < NSTOP; i++)
 		if (sigaction(stop_signals[i], NULL, &old) == 0 &&
-		    old.sa_handler != SIG_IGN)
+		    !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
 			sigaction(stop_signals[i], &sa, NULL);
 }
 
