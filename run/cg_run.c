@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -346,8 +347,19 @@ static int one_run(const struct run_config *c, const struct run_target *t,
 
 	if (mkdir(dir, 0700))
 		die(1, "cannot create '%s': %s", dir, strerror(errno));
-	out = xmalloc(strlen(dir) + 4, 1);
-	sprintf(out, "%s/%%p", dir);
+	/* The tool expands the template: a '%' of the folder's own name
+	 * (TMPDIR=/tmp/a%b) is written "%%". */
+	out = xmalloc(2 * strlen(dir) + 4, 1);
+	{
+		char *o = out;
+		const char *d;
+		for (d = dir; *d; d++) {
+			if (*d == '%')
+				*o++ = '%';
+			*o++ = *d;
+		}
+		strcpy(o, "/%p");
+	}
 	status = run_once(c, t, out, &root);
 	run_set_list(s, dir);
 	s->root = root;
@@ -447,6 +459,10 @@ int main(int argc, char **argv)
 	run_prepare(&c, &t);
 	if (!c.aslr)
 		run_no_aslr();
+	/* Orphans of a run become cg_run's, to be waited for (run_once), and
+	 * a closed standard error must not end cg_run before it cleans up. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0UL, 0UL, 0UL);
+	signal(SIGPIPE, SIG_IGN);
 	scratch = make_scratch();
 	atexit(remove_scratch);
 

@@ -328,14 +328,22 @@ static void on_signal(int sig)
 		kill(child, sig);
 }
 
-static const int passed_on[] = { SIGINT, SIGTERM, SIGHUP };
+/* Every signal whose default action ends a program, but SIGPIPE (which
+ * cg_run ignores: a closed standard error must not leave the scratch
+ * folder behind) and the program's own faults.  Passed on to the run,
+ * after which cg_run cleans up and ends as the signal would. */
+static const int passed_on[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU,
+	SIGVTALRM, SIGPROF
+};
+#define NPASSED (sizeof passed_on / sizeof passed_on[0])
 
 int run_once(const struct run_config *c, const struct run_target *t,
 	     const char *out_template, long *root_pid)
 {
 	char **argv = xmalloc(c->nvg + c->nprog + 8, sizeof *argv), *out;
-	struct sigaction sa, old[3];
-	sigset_t block, prev, none;
+	struct sigaction sa, old[NPASSED];
+	sigset_t block, prev, none, deflt;
 	posix_spawnattr_t attr;
 	size_t i, k = 0;
 	pid_t pid;
@@ -364,14 +372,18 @@ int run_once(const struct run_config *c, const struct run_target *t,
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&block);
 	sigemptyset(&none);
-	for (i = 0; i < 3; i++) {
+	sigemptyset(&deflt);
+	sigaddset(&deflt, SIGPIPE);
+	for (i = 0; i < NPASSED; i++) {
 		sigaction(passed_on[i], &sa, &old[i]);
 		sigaddset(&block, passed_on[i]);
 	}
 	sigprocmask(SIG_BLOCK, &block, &prev);
 	posix_spawnattr_init(&attr);
 	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+	/* The program gets SIGPIPE's default action back (cg_run ignores it). */
+	posix_spawnattr_setsigdefault(&attr, &deflt);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 	rc = posix_spawn(&pid, t->exe, NULL, &attr, argv, t->envp);
 	posix_spawnattr_destroy(&attr);
 	if (rc)
@@ -382,8 +394,16 @@ int run_once(const struct run_config *c, const struct run_target *t,
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			die(1, "cannot wait for the run: %s", strerror(errno));
+	/* Processes of the run that outlived it (a daemon's child) are
+	 * cg_run's now (a subreaper: main): their profiles are still
+	 * to be written into the run's folder. */
+	for (;;) {
+		int ost;
+		if (waitpid(-1, &ost, 0) < 0 && errno != EINTR)
+			break;
+	}
 	child = 0;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < NPASSED; i++)
 		sigaction(passed_on[i], &old[i], NULL);
 	free(out);
 	free(argv);
