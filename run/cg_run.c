@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "cgp.h"
@@ -406,6 +407,31 @@ static const char *status_text(int status)
 	return buf;
 }
 
+/* Run k wrote fewer profiles than run 1 (first): if the scratch folder's
+ * file system has no room left for the largest of run 1's, the tool could
+ * not write them (its message says so above), which is an error, not a
+ * difference between the runs: dies with status 1. */
+static void check_room(const struct run_set *first, const struct run_set *s,
+		       unsigned long k)
+{
+	struct statvfs v;
+	struct stat st;
+	unsigned long long room, need = 0;
+	size_t i;
+
+	if (s->n >= first->n || statvfs(scratch, &v) != 0)
+		return;
+	for (i = 0; i < first->n; i++)
+		if (stat(first->p[i].path, &st) == 0 && (unsigned long long)st.st_size > need)
+			need = (unsigned long long)st.st_size;
+	room = (unsigned long long)v.f_bavail * v.f_frsize;
+	if (room < need)
+		die(1, "run %lu wrote %zu profile%s, run 1 %zu, and the file system of the "
+		       "scratch folder %s is full (%llu bytes free, run 1's largest profile "
+		       "has %llu): set TMPDIR to a folder with room", k, s->n,
+		    s->n == 1 ? "" : "s", first->n, scratch, room, need);
+}
+
 /* Runs 2..N, each compared with run 1 (whose profiles are first, to be
  * kept under names); returns RUN_OK or RUN_DIFFER, having kept the
  * profiles of a run that differs beside run 1's. */
@@ -426,6 +452,7 @@ static int repeat_runs(const struct run_config *c, const struct run_target *t,
 			      k, status_text(status1), k, status_text(status));
 			return RUN_DIFFER;
 		}
+		check_room(first, &s, k);
 		rc = run_set_compare(first, &s, k, names);
 		if (rc) {
 			char suffix[32];
