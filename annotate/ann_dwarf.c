@@ -124,7 +124,8 @@ static void ranges_sort(struct ranges *x)
 {
 	size_t i;
 
-	qsort(x->r, x->n, sizeof *x->r, cmp_range);
+	if (x->n)
+		qsort(x->r, x->n, sizeof *x->r, cmp_range);
 	x->maxhi = xmalloc(x->n + 1, sizeof *x->maxhi);
 	for (i = 0; i < x->n; i++)
 		x->maxhi[i] = i && x->maxhi[i - 1] > x->r[i].hi ? x->maxhi[i - 1] : x->r[i].hi;
@@ -527,7 +528,8 @@ static void read_symbols(struct ann_obj *o)
 	if (!read_symtab(o, o->elf, SHT_SYMTAB) &&
 	    !(o->delf && read_symtab(o, o->delf, SHT_SYMTAB)))
 		read_symtab(o, o->elf, SHT_DYNSYM);
-	qsort(o->sym, o->nsym, sizeof *o->sym, cmp_sym);
+	if (o->nsym)  /* (qsort of a NULL array, even empty, is undefined) */
+		qsort(o->sym, o->nsym, sizeof *o->sym, cmp_sym);
 	/* Aliases (same start) keep the first name in that order. */
 	for (i = 0; i < o->nsym; i++)
 		if (!k || o->sym[i].lo != o->sym[k - 1].lo)

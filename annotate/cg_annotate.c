@@ -494,6 +494,9 @@ static void check_combinations(const struct ann *a)
 			       : a->inline_on ? "--inline=yes" : a->asm_on ? "--asm" : "--html");
 	if (a->html_path && a->rep.json)
 		ap_usage_error(&spec, "argument --html: not allowed with argument --json");
+	/* The annotated machine code is text only: the JSON would drop it. */
+	if (a->asm_on && a->rep.json)
+		ap_usage_error(&spec, "argument --asm: not allowed with argument --json");
 	/* "--html a.out b.out" takes a.out as the page: never write a page
 	 * over a profile (a file that starts as one does). */
 	if (a->html_path && looks_like_profile(a->html_path))
