@@ -59,6 +59,7 @@
 #include "cg_host.h"
 #include "cg_collect.h"
 #include "cg_instrument.h"
+#include "cg_objects.h"
 #include "cg_output.h"
 #include "cg_parts.h"
 #include "cg_sims.h"
@@ -439,6 +440,8 @@ static void cg_post_clo_init(void)
       VG_(track_pre_deliver_signal)(cg_collect_signal_delivered);
       VG_(track_post_deliver_signal)(cg_collect_signal_returned);
    }
+   if (config.dump_instr)
+      VG_(track_die_mem_munmap)(cg_objects_unmapped);
 }
 
 static void cg_pre_clo_init(void)

@@ -140,8 +140,9 @@ static CgObject *objects;
    mapped at one place), found by its file name, text address and bias,
    which stay valid after the core discards it (a pointer to it would
    not).  The build-id is read when a mapping is first seen.
-   Owner: this list, most recently used first; never freed (there is one
-   per mapping of a file in the whole run). */
+   Owner: this list, most recently used first; freed when its text is
+   unmapped (cg_objects_unmapped), since a file mapped there again may be
+   another build. */
 typedef struct CgMapping {
    struct CgMapping *next;
    HChar *filename;
@@ -230,6 +231,20 @@ const CgObject *cg_object_of(Addr a, Addr *addr)
    mappings = m;
    *addr = a - (Addr)m->bias;
    return m->obj;
+}
+
+void cg_objects_unmapped(Addr a, SizeT len)
+{
+   CgMapping **link = &mappings, *m;
+   while ((m = *link) != NULL) {
+      if (m->text_avma >= a && m->text_avma - a < len) {
+         *link = m->next;
+         VG_(free)(m->filename);
+         VG_(free)(m);
+      } else {
+         link = &m->next;
+      }
+   }
 }
 
 Int cg_object_cmp(const CgObject *x, const CgObject *y)

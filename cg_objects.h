@@ -32,6 +32,11 @@ typedef struct CgObject {
    time it is seen at a mapping. */
 const CgObject *cg_object_of(Addr a, Addr *addr);
 
+/* Memory [a, a + len) was unmapped: the mappings whose text was there are
+   forgotten, so that a file mapped there again (dlclose, a rebuild, dlopen)
+   has its build-id read again.  Tracked with --dump-instr=yes only. */
+void cg_objects_unmapped(Addr a, SizeT len);
+
 /* Order of two objects for the output: by path, then build-id (none
    first). */
 Int cg_object_cmp(const CgObject *x, const CgObject *y);
