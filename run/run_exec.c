@@ -338,6 +338,9 @@ static const int passed_on[] = {
 };
 #define NPASSED (sizeof passed_on / sizeof passed_on[0])
 
+/* How long a run's processes that outlive the program are waited for. */
+#define RUN_ORPHAN_WAIT_MS 10000
+
 int run_once(const struct run_config *c, const struct run_target *t,
 	     const char *out_template, long *root_pid)
 {
@@ -395,12 +398,24 @@ int run_once(const struct run_config *c, const struct run_target *t,
 		if (errno != EINTR)
 			die(1, "cannot wait for the run: %s", strerror(errno));
 	/* Processes of the run that outlived it (a daemon's child) are
-	 * cg_run's now (a subreaper: main): their profiles are still
-	 * to be written into the run's folder. */
-	for (;;) {
+	 * cg_run's now (a subreaper: main): their profiles are still to be
+	 * written into the run's folder.  They are waited for up to
+	 * RUN_ORPHAN_WAIT_MS, never for ever (a server the program started
+	 * may never end), and not after a signal. */
+	for (i = 0; ; ) {
 		int ost;
-		if (waitpid(-1, &ost, 0) < 0 && errno != EINTR)
+		pid_t w = waitpid(-1, &ost, WNOHANG);
+		if (w > 0 || (w < 0 && errno == EINTR))
+			continue;
+		if (w < 0)
+			break;          /* none left */
+		if (i >= RUN_ORPHAN_WAIT_MS || caught) {
+			warning("a process the program started is still running after %d s: "
+				"its profile will be missing", RUN_ORPHAN_WAIT_MS / 1000);
 			break;
+		}
+		usleep(10000);
+		i += 10;
 	}
 	child = 0;
 	for (i = 0; i < NPASSED; i++)
