@@ -409,7 +409,9 @@ int run_once(const struct run_config *c, const struct run_target *t,
 			continue;
 		if (w < 0)
 			break;          /* none left */
-		if (i >= RUN_ORPHAN_WAIT_MS || caught) {
+		if (caught)
+			break;          /* cg_run ends as the signal would */
+		if (i >= RUN_ORPHAN_WAIT_MS) {
 			warning("a process the program started is still running after %d s: "
 				"its profile will be missing", RUN_ORPHAN_WAIT_MS / 1000);
 			break;
