@@ -362,11 +362,14 @@ static HChar *cg_resolve_links(const HChar *path)
 }
 
 /* Whether file (links resolved) exists and is not a regular file (a
-   device, a FIFO...): then it is written in place rather than replaced by
-   a rename. */
+   device, a FIFO...), or is a /proc link (cg_resolve_links stops there:
+   /dev/stdout), which names an open file, a pipe or one the shell opened:
+   then it is written in place rather than replaced by a rename. */
 static Bool cg_is_special_file(const HChar *file)
 {
    struct vg_stat st;
+   if (VG_(strncmp)(file, "/proc/", 6) == 0)
+      return True;
    if (sr_isError(VG_(stat)(file, &st)))
       return False;              /* absent: create it */
    return !VKI_S_ISREG(st.mode);
@@ -572,9 +575,7 @@ static SysRes cg_open_output(const HChar *file, const HChar *path,
 {
    struct vg_stat st;
 
-   /* A /proc link (cg_resolve_links stops there: /dev/stdout) is opened
-      itself, whatever it names: a pipe, or a file the shell opened. */
-   if (cg_is_special_file(file) || VG_(strncmp)(file, "/proc/", 6) == 0)
+   if (cg_is_special_file(file))
       return VG_(open)(file, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
                        VKI_S_IRUSR | VKI_S_IWUSR);
    Bool exists = !sr_isError(VG_(stat)(file, &st));
@@ -686,8 +687,7 @@ Bool cg_out_file_expandable(void)
 Bool cg_out_is_special(const HChar *base)
 {
    HChar *file = cg_resolve_links(base);
-   Bool special = file != NULL && (cg_is_special_file(file)
-                                   || VG_(strncmp)(file, "/proc/", 6) == 0);
+   Bool special = file != NULL && cg_is_special_file(file);
    if (file)
       VG_(free)(file);
    return special;

@@ -247,12 +247,14 @@ static void cg_add_totals(CgTotals *a, const CgTotals *b)
 }
 
 /* The file of part seq (0: unnumbered) of thread number thread (0: no
-   thread suffix) for the output file base: a new string. */
-static HChar *cg_part_path(const HChar *base, UInt seq, UInt thread)
+   thread suffix) for the output file base (base itself when it is a
+   device: in_place, cg_out_is_special): a new string. */
+static HChar *cg_part_path(const HChar *base, Bool in_place, UInt seq,
+                           UInt thread)
 {
    HChar *path = VG_(malloc)("cg.parts.path", VG_(strlen)(base) + 32);
    Int n = VG_(sprintf)(path, "%s", base);
-   if (cg_out_is_special(base))
+   if (in_place)
       return path;
    if (seq)
       n += VG_(sprintf)(path + n, ".%u", seq);
@@ -290,6 +292,7 @@ static void cg_write_part(const HChar *base, Bool numbered,
                           XArray *written)
 {
    UInt part_no = part_base + parts_done + 1;
+   Bool in_place = cg_out_is_special(base);
 
    parts_on = True;
    cg_settle();
@@ -297,7 +300,8 @@ static void cg_write_part(const HChar *base, Bool numbered,
       if (t->bank.used == 0 && t != running)
          continue;
       CgTotals tot;
-      HChar *path = cg_part_path(base, numbered ? part_no : 0, t->number);
+      HChar *path = cg_part_path(base, in_place, numbered ? part_no : 0,
+                                 t->number);
       Bool ok = cg_write_bank(path, part_no, t, trigger, &tot);
       if (ok && written) {
          VG_(addToXA)(written, &path);
