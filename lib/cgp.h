@@ -610,10 +610,9 @@ struct cgp_out {
 	uint64_t synced;      /* bytes whose writing back was started */
 	/* Output held in memory instead of written (hold set): a file
 	 * rewritten in place keeps its old contents until the commit writes
-	 * the new ones.  held is malloc'd. */
+	 * the new ones. */
 	int hold;
-	char *held;
-	size_t nheld, heldcap;
+	struct cgp_buf held;
 	char buf[1 << 16];
 };
 

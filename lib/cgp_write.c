@@ -81,8 +81,7 @@ void cgp_out_init(struct cgp_out *o, int fd, const char *name)
 	o->sync_ahead = 0;
 	o->synced = 0;
 	o->hold = 0;
-	o->held = NULL;
-	o->nheld = o->heldcap = 0;
+	o->held = (struct cgp_buf)CGP_BUF_INIT(SIZE_MAX / 2);
 }
 
 /* An output to be synced: starts writing back what was written since the
@@ -102,32 +101,13 @@ static void sync_ahead(struct cgp_out *o)
 #endif
 }
 
-/* Appends the buffer to the held output (errnum ENOMEM if it cannot). */
-static void out_hold(struct cgp_out *o)
-{
-	if (o->heldcap - o->nheld < o->len) {
-		size_t cap = o->heldcap ? o->heldcap : sizeof o->buf;
-		char *h;
-		while (cap - o->nheld < o->len)
-			cap *= 2;
-		h = realloc(o->held, cap);
-		if (!h) {
-			o->errnum = ENOMEM;
-			return;
-		}
-		o->held = h;
-		o->heldcap = cap;
-	}
-	memcpy(o->held + o->nheld, o->buf, o->len);
-	o->nheld += o->len;
-}
-
-/* Writes the buffer out (or holds it); after a failure everything is
- * dropped. */
+/* Writes the buffer out (or holds it: ENOMEM if it cannot); after a
+ * failure everything is dropped. */
 static void out_drain(struct cgp_out *o)
 {
 	if (!o->errnum && o->len && o->hold) {
-		out_hold(o);
+		if (cgp_buf_add(&o->held, o->buf, o->len))
+			o->errnum = ENOMEM;
 	} else if (!o->errnum && o->len) {
 		o->errnum = cgp_write_all(o->fd, o->buf, o->len);
 		if (!o->errnum)
@@ -639,9 +619,10 @@ int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *err)
 		out_drain(&o->out);
 		o->out.hold = 0;
 		if (!o->out.errnum) {
-			o->out.errnum = cgp_write_all(o->out.fd, o->out.held, o->out.nheld);
+			o->out.errnum = cgp_write_all(o->out.fd, o->out.held.s,
+						      o->out.held.len);
 			if (!o->out.errnum)
-				o->out.written = o->out.nheld;
+				o->out.written = o->out.held.len;
 		}
 	}
 	bad = cgp_out_flush(&o->out, err) != 0;
@@ -674,9 +655,7 @@ void cgp_outfile_abort(struct cgp_outfile *o)
 	if (o->out.fd >= 0)
 		close(o->out.fd);
 	o->out.fd = -1;
-	free(o->out.held);
-	o->out.held = NULL;
-	o->out.nheld = o->out.heldcap = 0;
+	cgp_buf_release(&o->out.held);
 	o->out.hold = 0;
 	if (o->tmp)
 		unlink(o->tmp);

@@ -16,11 +16,10 @@
  * time), for the exit handler. */
 static struct cgp_outfile *current;
 
-/* The signals that end a program by default and that a user or the system
- * sends to stop it (SIGXFSZ: a write beyond ulimit -f). */
-/* Every signal whose default action ends the program without a core dump
- * or with one, but is not a fault of the program itself: a SIGPIPE from a
- * closed standard output (cg_annotate --html ... | head) included. */
+/* The signals whose default action ends the program and that a user or the
+ * system sends to stop it, not faults of the program itself: SIGXFSZ (a
+ * write beyond ulimit -f) and SIGPIPE (a closed standard output:
+ * cg_annotate --html ... | head) included. */
 static const int stop_signals[] = {
 	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGXCPU, SIGXFSZ, SIGPIPE, SIGALRM,
 	SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF
