@@ -207,9 +207,10 @@ static int matches(const struct ann *a, const char *s, size_t n)
 
 	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
 		PCRE2_UCHAR msg[256];
+		size_t q = cgp_utf8_cut(s, n, 60);
 		pcre2_get_error_message(rc, msg, sizeof msg);
-		die(1, "--asm: the regular expression failed on '%.*s'%s: %s",
-		    (int)(n > 60 ? 60 : n), s, n > 60 ? "..." : "", (char *)msg);
+		die(1, "--asm: the regular expression failed on '%.*s'%s: %s", (int)q, s,
+		    q < n ? "..." : "", (char *)msg);
 	}
 	return rc >= 0;
 }

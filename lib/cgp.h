@@ -138,6 +138,10 @@ size_t cgp_utf8_seq(const char *s, size_t n);
  * per byte that is not part of a valid sequence (Python's len() of the
  * text decoded with errors="surrogateescape"). */
 size_t cgp_utf8_len(const char *s, size_t n);
+/* How many bytes of s[0..n) to quote in a message that shows at most max
+ * of them: n if it fits, else max or up to 4 fewer, so that the cut is
+ * not inside a UTF-8 sequence. */
+size_t cgp_utf8_cut(const char *s, size_t n, size_t max);
 /* Byte length of the white-space character at s (Python str.isspace()),
  * 0 if s[0] does not start one. */
 size_t cgp_space_len(const char *s, const char *end);

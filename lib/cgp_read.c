@@ -97,14 +97,11 @@ static int perr(struct rstate *s, const char *what)
 /* Error quoting (a prefix of) the bad text t[0..n). */
 static int perr_quote(struct rstate *s, const char *what, const char *t, size_t n)
 {
-	int cut = n > QUOTE_MAX;
+	size_t q = cgp_utf8_cut(t, n, QUOTE_MAX);
 
-	if (cut) /* Do not cut a UTF-8 sequence in half. */
-		for (n = QUOTE_MAX; n > QUOTE_MAX - 4 && ((unsigned char)t[n] & 0xc0) == 0x80; n--)
-			;
 	return cgp_error_set(s->err, CGP_EPARSE, "%s:%llu: %s '%.*s'%s",
-			     s->r.path, lineno(s), what, (int)n, t,
-			     cut ? "..." : "");
+			     s->r.path, lineno(s), what, (int)q, t,
+			     q < n ? "..." : "");
 }
 
 /* Puts "file:line: " before the message already in s->err. */

@@ -441,10 +441,7 @@ static int apply_one(const struct cgp_subst *x, const char *s, size_t n,
 			break;
 		if (rc < 0) {
 			PCRE2_UCHAR msg[256];
-			size_t q = n;
-			if (q > 60) /* quoted up to 60 bytes, not in mid-character */
-				for (q = 60; q > 56 && ((unsigned char)s[q] & 0xc0) == 0x80; q--)
-					;
+			size_t q = cgp_utf8_cut(s, n, 60);
 			pcre2_get_error_message(rc, msg, sizeof msg);
 			return cgp_error_set(err, CGP_EUSAGE, "regular expression failed on '%.*s'%s: %s",
 					     (int)q, s, q < n ? "..." : "", (char *)msg);

@@ -81,6 +81,17 @@ size_t cgp_utf8_len(const char *str, size_t n)
 	return k;
 }
 
+size_t cgp_utf8_cut(const char *s, size_t n, size_t max)
+{
+	size_t q = max;
+
+	if (n <= max)
+		return n;
+	while (q + 4 > max && q > 0 && ((unsigned char)s[q] & 0xc0) == 0x80)
+		q--;
+	return q;
+}
+
 size_t cgp_space_len(const char *s, const char *end)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -108,6 +108,14 @@ static void test_reader(void)
 	CHECKF(cgp_utf8_valid("\xf0\x9f\x98\x80 \xe2\x82\xac \xc3\xa9", 11), "valid UTF-8");
 	CHECKF(cgp_utf8_len("\xf0\x9f\x98\x80 \xe2\x82\xac \xc3\xa9", 11) == 5, "columns of UTF-8");
 	CHECKF(cgp_utf8_len("caf\xe9\xe2\x82", 6) == 6, "columns of Latin-1 and a cut sequence");
+	/* A quote cut at 6 bytes: not inside the euro sign (e2 82 ac at 4..6),
+	 * nor inside the 4-byte emoji at 5..8; short texts whole. */
+	CHECK_EQ(cgp_utf8_cut("abcd\xe2\x82\xac!", 8, 6), 4);
+	CHECK_EQ(cgp_utf8_cut("abcde\xf0\x9f\x98\x80", 9, 6), 5);
+	CHECK_EQ(cgp_utf8_cut("abcdef\xc3\xa9", 8, 6), 6);
+	CHECK_EQ(cgp_utf8_cut("abc", 3, 6), 3);
+	/* More continuation bytes than any sequence has: at most 4 fewer. */
+	CHECK_EQ(cgp_utf8_cut("a\x80\x80\x80\x80\x80\x80\x80", 8, 6), 2);
 	/* U+3000 is white space; e3 40 80 (which a careless decoder reads as
 	 * U+3000) is not, nor is a lone a0 (U+00A0 is c2 a0). */
 	CHECKF(cgp_space_len("\xe3\x80\x80", "\xe3\x80\x80" + 3) == 3, "U+3000 is a space");
