@@ -144,6 +144,10 @@ struct ann_obj *objects_get(const struct ann *a, size_t i);
 const char *objects_why(const struct ann *a, size_t i);
 /* Stops using object i's DWARF (why: the reason), from now on. */
 void objects_distrust(struct ann *a, size_t i, const char *why);
+/* A file name from an object's DWARF as the report shows it: after
+ * --mod-filename, as the profile's names are (kept until
+ * objects_release). */
+const char *objects_file_name(struct ann *a, const char *name);
 void report_objects(struct ann *a);
 /* Charges instructions to the inlined functions they belong to. */
 void inline_apply(struct ann *a);

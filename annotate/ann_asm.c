@@ -296,7 +296,7 @@ static void dwarf_line(struct ann *a, size_t obj, struct ann_obj *o, uint64_t ad
 	cgp_error_release(&err);
 	if (rc <= 0 || !c->n)
 		return;
-	*file = c->f[0].file;
+	*file = objects_file_name(a, c->f[0].file);
 	*line = c->f[0].line;
 	if (a->inline_on && c->n > 1 && c->f[0].inlined)
 		*inl = ann_obj_frame_name(o, &c->f[0]);
