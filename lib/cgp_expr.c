@@ -87,9 +87,20 @@ static int unexpected(struct parser *ps)
 		return cgp_error_set(ps->err, CGP_EUSAGE,
 				     "--derive=%s: formula '%s' ends too early", ps->spec,
 				     ps->text);
+	/* A non-ASCII character quoted whole (a byte of no valid UTF-8
+	 * sequence in hex), so that the message stays valid UTF-8. */
+	size_t k = cgp_utf8_seq(ps->p, strlen(ps->p));
+	char c[8];
+
+	if (k)
+		snprintf(c, sizeof c, "%.*s", (int)k, ps->p);
+	else if ((unsigned char)*ps->p >= 0x80)
+		snprintf(c, sizeof c, "\\x%02x", (unsigned char)*ps->p);
+	else
+		snprintf(c, sizeof c, "%c", *ps->p);
 	return cgp_error_set(ps->err, CGP_EUSAGE,
-			     "--derive=%s: unexpected '%c' at offset %zu of formula '%s'",
-			     ps->spec, *ps->p, (size_t)(ps->p - ps->text), ps->text);
+			     "--derive=%s: unexpected '%s' at offset %zu of formula '%s'",
+			     ps->spec, c, (size_t)(ps->p - ps->text), ps->text);
 }
 
 static int parse_sum(struct parser *ps);
@@ -473,9 +484,16 @@ int cgp_derives_eval(const struct cgp_derives *ds, int64_t *v, unsigned nev,
 			if (sp != st)
 				free(sp);
 		}
+		if (rc && d->ratio)
+			return cgp_error_set(err, CGP_EOVERFLOW,
+					     "--derive=%s=%s: the value exceeds the range of a "
+					     "ratio (thousandths in 64 bits: about 9.2 * 10^15), "
+					     "or a step of its exact computation exceeds 128 bits",
+					     d->name, d->text);
 		if (rc)
 			return cgp_error_set(err, CGP_EOVERFLOW,
-					     "--derive=%s=%s: the value exceeds the 64-bit range",
+					     "--derive=%s=%s: the value, or a step of its "
+					     "computation, exceeds the 64-bit range",
 					     d->name, d->text);
 	}
 	return 0;

@@ -153,14 +153,24 @@ static i128 pow10_128(unsigned n)
 }
 
 /* Does the scope of l take row r?  1, 0, or -1 when matching failed. */
-static int in_scope(const struct cgp_limit *l, const struct cgp_mrow *r,
-		    pcre2_match_data *md)
+static int in_scope(const struct cgp_model *m, const struct cgp_limit *l,
+		    const struct cgp_mrow *r, pcre2_match_data *md)
 {
 	int byfn = l->scope != 'l';
 	const struct cgp_name *n = byfn ? r->fn : r->file;
 	int rc;
+	unsigned k;
 
 	if (r->flags & (byfn ? CGP_CC_NOFN : CGP_CC_NOFILE))
+		return 0;
+	/* A row without a count in either profile is no function a limit
+	 * checks: cg_annotate's reader makes one for every fl= line
+	 * (upstream's "<unspecified>" function of the file, with zero
+	 * counts), and a profile may list a function that did not run. */
+	for (k = 0; k < m->nrec; k++)
+		if (r->v[k] || r->v[m->ncol + k])
+			break;
+	if (k == m->nrec)
 		return 0;
 	rc = pcre2_match(l->re, (PCRE2_SPTR)n->s, n->len, 0, 0, md, NULL);
 	if (rc == PCRE2_ERROR_NOMATCH)
@@ -192,7 +202,7 @@ static int scope_values(const struct cgp_model *m, struct cgp_limit *l,
 		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
 	}
 	for (i = 0; i < m->nrow && !rc; i++) {
-		int in = in_scope(l, &m->row[i], md);
+		int in = in_scope(m, l, &m->row[i], md);
 		if (in < 0) {
 			rc = bad(err, l->spec, "the regular expression failed (match limit)");
 			break;
@@ -235,22 +245,28 @@ static int find_col(const struct cgp_model *m, struct cgp_limit *l, struct cgp_e
 	return CGP_EUSAGE;
 }
 
-/* Is old -> new beyond x?  *allowed set to the limit in the event's units. */
+/* Is old -> new beyond x?  *allowed set to the limit in the event's
+ * units, held to the 64-bit range (a percentage of a large value may
+ * pass it; the comparison itself is exact).  A ratio without an old
+ * value (CGP_NA) counts as 0, as in the model's delta. */
 static int beyond(const struct cgp_model *m, const struct cgp_limit *x, int64_t old,
 		  int64_t delta, int64_t *allowed)
 {
-	i128 unit = m->ratio[x->col] ? 1000 : 1, p10 = pow10_128(x->scale), lhs, rhs, base;
+	i128 unit = m->ratio[x->col] ? 1000 : 1, p10 = pow10_128(x->scale), lhs, rhs, base, al;
 
+	if (m->ratio[x->col] && old == CGP_NA)
+		old = 0;
 	if (x->percent) {
 		base = old < 0 ? -(i128)old : (i128)old;
 		lhs = (i128)delta * 100 * p10;
 		rhs = (i128)x->mant * base;
-		*allowed = (int64_t)(rhs / (100 * p10));
+		al = rhs / (100 * p10);
 	} else {
 		lhs = (i128)delta * p10;
 		rhs = (i128)x->mant * unit;
-		*allowed = (int64_t)(rhs / p10);
+		al = rhs / p10;
 	}
+	*allowed = al > INT64_MAX ? INT64_MAX : al < -INT64_MAX ? -INT64_MAX : (int64_t)al;
 	return lhs > rhs;
 }
 
@@ -269,7 +285,7 @@ static int each_fn(const struct cgp_model *m, struct cgp_limit *x, struct cgp_er
 	for (i = 0; i < m->nrow; i++) {
 		const int64_t *v = m->row[i].v;
 		int64_t o = v[x->col], nw = v[m->ncol + x->col], d = v[2 * m->ncol + x->col], al;
-		int in = in_scope(x, &m->row[i], md), ex;
+		int in = in_scope(m, x, &m->row[i], md), ex;
 		if (in < 0) {
 			pcre2_match_data_free(md);
 			return bad(err, x->spec, "the regular expression failed (match limit)");
@@ -277,8 +293,8 @@ static int each_fn(const struct cgp_model *m, struct cgp_limit *x, struct cgp_er
 		if (!in)
 			continue;
 		x->nmatch++;
-		if (m->ratio[x->col] && (o == CGP_NA || nw == CGP_NA))
-			continue;   /* no value to compare */
+		if (m->ratio[x->col] && d == CGP_NA)
+			continue;   /* no value on either side */
 		ex = beyond(m, x, o, d, &al);
 		if (x->worst < 0 || ex > best_ex || (ex == best_ex && d > x->delta)) {
 			x->worst = (long)i;
@@ -461,13 +477,15 @@ void cgp_gate_cells(const struct cgp_model *m, const int64_t *v, unsigned k,
 
 	cgp_model_fmt(m, k, o, 1, cell[0]);
 	cgp_model_fmt(m, k, nw, 1, cell[1]);
-	if (d > 0 && d != CGP_NA) {
+	if (d > 0) {
 		cell[2][0] = '+';
 		cgp_model_fmt(m, k, d, 1, cell[2] + 1);
 	} else {
 		cgp_model_fmt(m, k, d, 1, cell[2]);
 	}
-	if (d == CGP_NA || (m->ratio[k] && (o == CGP_NA || nw == CGP_NA)))
+	if (m->ratio[k] && o == CGP_NA)
+		o = 0;   /* as in the delta */
+	if (m->ratio[k] && d == CGP_NA)
 		len = (size_t)snprintf(cell[3], 48, "n/a");
 	else if (o == 0)
 		len = (size_t)snprintf(cell[3], 48, "%s", d ? "new" : "");
@@ -529,7 +547,7 @@ static void put_verdict(struct cgp_buf *b, const struct cgp_model *m,
 	cgp_model_fmt(m, x->col, x->new, 1, nw);
 	cgp_model_fmt(m, x->col, x->delta, 1, d);
 	cgp_model_fmt(m, x->col, x->allowed, 1, a);
-	if (x->old)
+	if (x->old && !(m->ratio[x->col] && x->old == CGP_NA))
 		snprintf(pc, sizeof pc, " (%+.2f%%)",
 			 (double)x->delta * 100.0 / (x->old < 0 ? -(double)x->old : (double)x->old));
 	else
@@ -599,7 +617,7 @@ static void put_table(struct cgp_buf *b, const struct cgp_model *m, const unsign
 	for (i = 0; i < show; i++) {
 		const struct cgp_mrow *r = &m->row[idx[i]];
 		int64_t d0 = r->v[2 * m->ncol + cols[0]];
-		cgp_buf_adds(b, d0 > 0 && d0 != CGP_NA ? "worse  " : d0 < 0 && d0 != CGP_NA
+		cgp_buf_adds(b, d0 > 0 ? "worse  " : d0 < 0 && !(m->ratio[cols[0]] && d0 == CGP_NA)
 					 ? "better " : "       ");
 		for (j = 0; j < nc; j++) {
 			cgp_gate_cells(m, r->v, cols[j], cell);

@@ -95,8 +95,11 @@ int cgp_model_derive(const struct cgp_model *m, int64_t *v, struct cgp_error *er
 	return cgp_derives_eval(m->der, v, m->nrec, err);
 }
 
-/* Derived columns of every side, then the deltas. */
-static int complete(const struct cgp_model *m, int64_t *v, struct cgp_error *err)
+/* Derived columns of every side, then the deltas; an overflow of a
+ * delta names its event and where (file and fn, or file alone, or
+ * neither for the total). */
+static int complete_at(const struct cgp_model *m, int64_t *v, const struct cgp_name *file,
+		       const struct cgp_name *fn, struct cgp_error *err)
 {
 	unsigned k;
 	int rc = cgp_model_derive(m, v, err);
@@ -108,14 +111,37 @@ static int complete(const struct cgp_model *m, int64_t *v, struct cgp_error *err
 	for (k = 0; k < m->ncol; k++) {
 		int64_t o = v[k], n = v[m->ncol + k];
 		if (m->ratio[k] && (o == CGP_NA || n == CGP_NA)) {
-			v[2 * m->ncol + k] = CGP_NA;
+			/* A ratio without a value on one side counts as 0
+			 * there (docs/manual/ci.md): a function new in the new
+			 * profile changes by its new value.  (A ratio is never
+			 * INT64_MIN: -o fits.) */
+			v[2 * m->ncol + k] = o == CGP_NA ? (n == CGP_NA ? CGP_NA : n) : -o;
 			continue;
 		}
-		if (__builtin_sub_overflow(n, o, &v[2 * m->ncol + k]))
-			return cgp_error_set(err, CGP_EOVERFLOW,
-					     "a difference exceeds the 64-bit range");
+		if (__builtin_sub_overflow(n, o, &v[2 * m->ncol + k])) {
+			struct cgp_buf b = CGP_BUF_INIT(1 << 20);
+			if (file)
+				cgp_buf_add(&b, file->s, file->len);
+			if (file && fn)
+				cgp_buf_add(&b, ":", 1);
+			else if (fn)
+				cgp_buf_adds(&b, "function ");
+			if (fn)
+				cgp_buf_add(&b, fn->s, fn->len);
+			cgp_error_set(err, CGP_EOVERFLOW,
+				      "the difference of %s in %s exceeds the 64-bit range "
+				      "(old %lld, new %lld)", m->events[k],
+				      b.s ? b.s : "the totals", (long long)o, (long long)n);
+			cgp_buf_release(&b);
+			return CGP_EOVERFLOW;
+		}
 	}
 	return 0;
+}
+
+static int complete(const struct cgp_model *m, int64_t *v, struct cgp_error *err)
+{
+	return complete_at(m, v, NULL, NULL, err);
 }
 
 /* Adds the recorded values of every side of src to dst. */
@@ -349,7 +375,7 @@ static int group(struct cgp_model *m, int by_fn, struct cgp_mgroup **out, size_t
 				free(idx);
 				return err->code;
 			}
-		if (complete(m, x->v, err)) {
+		if (complete_at(m, x->v, by_fn ? NULL : name, by_fn ? name : NULL, err)) {
 			*out = g, *nout = ng;
 			free(idx);
 			return err->code;
@@ -369,7 +395,7 @@ int cgp_model_finish(struct cgp_model *m, struct cgp_error *err)
 	if (!m->events || !m->ratio || (!m->total && !(m->total = values(m))))
 		return nomem(err);
 	for (i = 0; i < m->nrow; i++)
-		if ((rc = complete(m, m->row[i].v, err)))
+		if ((rc = complete_at(m, m->row[i].v, m->row[i].file, m->row[i].fn, err)))
 			return rc;
 	if ((rc = complete(m, m->total, err)))
 		return rc;

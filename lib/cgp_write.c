@@ -34,19 +34,34 @@ int cgp_diff(struct cgp_profile *newp, const struct cgp_profile *old,
 		long c = f && fn ? cgp_table_cc(&newp->tab, f, &fn->name, 0) : -1;
 		if (c < 0)
 			return cgp_error_set(err, CGP_ENOMEM, "out of memory");
-		for (k = 0; k < newp->nev; k++)
-			if (__builtin_sub_overflow(newp->tab.cc[c].total[k], o->total[k],
-						   &newp->tab.cc[c].total[k]))
-				goto ovf;
+		for (k = 0; k < newp->nev; k++) {
+			int64_t d;
+			if (!__builtin_sub_overflow(newp->tab.cc[c].total[k], o->total[k], &d)) {
+				newp->tab.cc[c].total[k] = d;
+				continue;
+			}
+			return cgp_error_set(err, CGP_EOVERFLOW,
+					     "the difference of %s in %.*s:%.*s exceeds the "
+					     "64-bit range (new - old: %lld - %lld)",
+					     newp->events[k], (int)o->file->len, o->file->s,
+					     (int)o->fn->len, o->fn->s,
+					     (long long)newp->tab.cc[c].total[k],
+					     (long long)o->total[k]);
+		}
 	}
-	for (k = 0; k < newp->nev; k++)
-		if (__builtin_sub_overflow(newp->summary[k], old->summary[k],
-					   &newp->summary[k]))
-			goto ovf;
+	for (k = 0; k < newp->nev; k++) {
+		int64_t d;
+		if (!__builtin_sub_overflow(newp->summary[k], old->summary[k], &d)) {
+			newp->summary[k] = d;
+			continue;
+		}
+		return cgp_error_set(err, CGP_EOVERFLOW,
+				     "the difference of %s in the summary exceeds the "
+				     "64-bit range (new - old: %lld - %lld)",
+				     newp->events[k], (long long)newp->summary[k],
+				     (long long)old->summary[k]);
+	}
 	return 0;
-ovf:
-	return cgp_error_set(err, CGP_EOVERFLOW,
-			     "a difference exceeds the 64-bit range");
 }
 
 /* ------------------------------------------------------------------------ */
