@@ -233,14 +233,68 @@ static int cmp_cc(const void *a, const void *b)
 	return c ? c : cgp_name_cmp(x->fn, y->fn);
 }
 
+/* 1 if n holds a byte that ends a line for the readers (\n, \r) or that
+ * they refuse (NUL): such a name would make a profile no reader takes. */
+static int breaks_line(const struct cgp_name *n)
+{
+	return memchr(n->s, '\n', n->len) || memchr(n->s, '\r', n->len) ||
+	       memchr(n->s, '\0', n->len);
+}
+
+/* A path in the desc: line, its line breaks written as '?'. */
+static void put_path(struct cgp_out *o, const char *path)
+{
+	size_t n;
+
+	while (*path) {
+		n = strcspn(path, "\n\r");
+		cgp_out_add(o, path, n);
+		path += n;
+		if (*path) {
+			out_str(o, "?");
+			path++;
+		}
+	}
+}
+
 int cgp_write_diff(struct cgp_out *o, const struct cgp_profile *p,
 		   const char *path1, const char *path2, const char *cmd1,
 		   const char *cmd2, struct cgp_error *err)
 {
 	/* Cost centres number fewer than 2^32 (cgp_table_cc()). */
-	uint32_t *order = malloc((p->tab.ncc + 1) * sizeof *order);
+	uint32_t *order;
 	size_t i;
 
+	/* Names come from profiles' lines, but --mod-filename and
+	 * --mod-funcname may put anything into them. */
+	for (i = 0; i < p->tab.ncc; i++) {
+		const struct cgp_cc *c = &p->tab.cc[i];
+		const struct cgp_name *n = breaks_line(c->file) ? c->file : c->fn;
+		struct cgp_buf b = CGP_BUF_INIT(1 << 20);
+		size_t j, lim;
+		int rc;
+		if (!breaks_line(n))
+			continue;
+		lim = cgp_utf8_cut(n->s, n->len, 200);
+		/* The name quoted on one line: \n, \r and \0 escaped. */
+		for (j = 0; j < lim; j++) {
+			const char *e = n->s[j] == '\n' ? "\\n" : n->s[j] == '\r' ? "\\r"
+				      : !n->s[j] ? "\\0" : NULL;
+			if (e)
+				cgp_buf_adds(&b, e);
+			else
+				cgp_buf_add(&b, &n->s[j], 1);
+		}
+		rc = cgp_error_set(err, CGP_EUSAGE,
+				   "the %s name '%.*s'%s holds a line break or a NUL byte (from "
+				   "--mod-%s?), which a profile cannot hold",
+				   n == c->file ? "file" : "function", (int)b.len,
+				   b.s ? b.s : "", lim < n->len ? "..." : "",
+				   n == c->file ? "filename" : "funcname");
+		cgp_buf_release(&b);
+		return rc;
+	}
+	order = malloc((p->tab.ncc + 1) * sizeof *order);
 	if (!order)
 		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
 	for (i = 0; i < p->tab.ncc; i++)
@@ -248,9 +302,9 @@ int cgp_write_diff(struct cgp_out *o, const struct cgp_profile *p,
 	sort_tab = &p->tab;
 	qsort(order, p->tab.ncc, sizeof *order, cmp_cc);
 	out_str(o, "desc: Files compared:   ");
-	out_str(o, path1);
+	put_path(o, path1);
 	out_str(o, "; ");
-	out_str(o, path2);
+	put_path(o, path2);
 	out_str(o, "\ncmd: ");
 	out_str(o, cmd1);
 	out_str(o, "; ");
