@@ -507,12 +507,27 @@ static void rjust(struct cgp_buf *b, const char *s, size_t w)
 	cgp_buf_add(b, s, n);
 }
 
+/* The offset of the character after the first k of s[0..len). */
+static size_t skip_chars(const char *s, size_t len, size_t k)
+{
+	size_t i = 0, q;
+
+	while (k-- && i < len) {
+		q = (unsigned char)s[i] < 0x80 ? 1 : cgp_utf8_seq(s + i, len - i);
+		i += q ? q : 1;
+	}
+	return i;
+}
+
 /* The label of a row: "file:function", cut at the left to w columns. */
 static void put_label(struct cgp_buf *b, const struct cgp_mrow *r, size_t w)
 {
-	size_t fl = r->file->len, fnl = r->fn->len, n = fl + 1 + fnl;
+	/* Columns as the tables count them (cgp_utf8_len: a character of
+	 * valid UTF-8, or an invalid byte, each one). */
+	size_t fl = r->file->len, fnl = r->fn->len;
+	size_t flc = cgp_utf8_len(r->file->s, fl), fnc = cgp_utf8_len(r->fn->s, fnl);
 
-	if (n <= w || w < 8) {
+	if (flc + 1 + fnc <= w || w < 8) {
 		cgp_buf_add(b, r->file->s, fl);
 		cgp_buf_add(b, ":", 1);
 		cgp_buf_add(b, r->fn->s, fnl);
@@ -520,21 +535,14 @@ static void put_label(struct cgp_buf *b, const struct cgp_mrow *r, size_t w)
 	}
 	cgp_buf_add(b, "...", 3);
 	w -= 3;
-	if (w > fnl) {
-		size_t keep = w - fnl - 1;
-		/* Not in the middle of a UTF-8 sequence. */
-		const char *s = r->file->s + fl - keep;
-		while (keep && ((unsigned char)*s & 0xc0) == 0x80)
-			s++, keep--;
-		cgp_buf_add(b, s, keep);
+	if (w > fnc) {
+		size_t from = skip_chars(r->file->s, fl, flc - (w - fnc - 1));
+		cgp_buf_add(b, r->file->s + from, fl - from);
 		cgp_buf_add(b, ":", 1);
 		cgp_buf_add(b, r->fn->s, fnl);
 	} else {
-		const char *s = r->fn->s + fnl - w;
-		size_t keep = w;
-		while (keep && ((unsigned char)*s & 0xc0) == 0x80)
-			s++, keep--;
-		cgp_buf_add(b, s, keep);
+		size_t from = skip_chars(r->fn->s, fnl, fnc - w);
+		cgp_buf_add(b, r->fn->s + from, fnl - from);
 	}
 }
 
