@@ -20,6 +20,7 @@
 
 #include "cg_blocks.h"
 #include "cg_cc.h"
+#include "cg_clreq.h"
 #include "cg_config.h"
 #include "cg_output.h"
 #include "cg_parts.h"
@@ -377,7 +378,7 @@ static void cg_read_name(Addr p, HChar *out)
 {
    for (UInt i = 0; i < CG_NAME_MAX; i++, p++) {
       if ((i == 0 || (p & (VKI_PAGE_SIZE - 1)) == 0)
-          && !VG_(am_is_valid_for_client)(p, 1, VKI_PROT_READ)) {
+          && !cg_client_readable(p, 1)) {
          VG_(strcpy)(out, i == 0 ? "(unreadable name)" : "...");
          return;
       }
@@ -397,7 +398,7 @@ static void cg_read_name(Addr p, HChar *out)
             be read: then the name did not end where it can be read. */
          Addr q = p + 1;
          if (((q & (VKI_PAGE_SIZE - 1)) == 0
-              && !VG_(am_is_valid_for_client)(q, 1, VKI_PROT_READ))
+              && !cg_client_readable(q, 1))
              || *(const UChar *)q != '\0') {
             VG_(strcpy)(out, "...");
             return;
