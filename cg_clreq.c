@@ -6,9 +6,6 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
-#include "pub_tool_libcsetjmp.h"
-#include "pub_tool_libcsignal.h"
-#include "pub_tool_signals.h"
 #include "pub_tool_vki.h"
 
 #include "cg_clreq.h"
@@ -16,54 +13,11 @@
 #define CG_MARK_LEN 7
 #define CG_PAGE 4096
 
-/* Where a fault while probing a page returns to. */
-static VG_MINIMAL_JMP_BUF(cg_probe_env);
-
-static void cg_probe_fault(Int sig, Addr addr)
+/* Whether the client may read [a, a + len). */
+static Bool cg_readable(Addr a, SizeT len)
 {
-   (void)addr;
-   if (sig == VKI_SIGSEGV || sig == VKI_SIGBUS)
-      VG_MINIMAL_LONGJMP(cg_probe_env);
-   /* Other signals: the core goes on as without a catcher. */
-}
-
-/* Whether a byte of every page of [a, a + len) can be read.  Faults
-   come per page, and no client thread runs while the tool does (the
-   core's lock), so the pages stay readable until the tool has read
-   them. */
-static Bool cg_probe(Addr a, SizeT len)
-{
-   Addr page = a & ~(Addr)(VKI_PAGE_SIZE - 1);
-   Addr last = (a + len - 1) & ~(Addr)(VKI_PAGE_SIZE - 1);
-   volatile Bool ok = True;
-   vki_sigset_t mask;
-   fault_catcher_t prev;
-
-   /* The catcher leaves the core's signal handler by a jump, with the
-      signal still blocked: the mask is put back after a fault. */
-   VG_(sigprocmask)(VKI_SIG_SETMASK, NULL, &mask);
-   prev = VG_(set_fault_catcher)(cg_probe_fault);
-   if (VG_MINIMAL_SETJMP(cg_probe_env) == 0) {
-      for (;;) {
-         Addr at = page < a ? a : page;
-         (void)*(volatile const UChar *)at;
-         if (page == last)
-            break;
-         page += VKI_PAGE_SIZE;
-      }
-   } else {
-      ok = False;
-      VG_(sigprocmask)(VKI_SIG_SETMASK, &mask, NULL);
-   }
-   VG_(set_fault_catcher)(prev);
-   return ok;
-}
-
-Bool cg_client_readable(Addr a, SizeT len)
-{
-   return len > 0 && a + len > a
-          && VG_(am_is_valid_for_client)(a, len, VKI_PROT_READ)
-          && cg_probe(a, len);
+   return a + len > a
+          && VG_(am_is_valid_for_client)(a, len, VKI_PROT_READ);
 }
 
 /* Whether a marker of the given kind ('[' or ']') is at p, and then its
@@ -81,12 +35,12 @@ static Bool cg_marker_at(const UChar *p, UChar kind, UInt *len)
 static Addr cg_seq_from(Addr start)
 {
    UInt len, end_len;
-   if (!cg_client_readable(start, CG_MARK_LEN)
+   if (!cg_readable(start, CG_MARK_LEN)
        || !cg_marker_at((const UChar *)start, '[', &len)
        || len < 2 * CG_MARK_LEN)
       return 0;
    Addr end_mark = start + len - CG_MARK_LEN;
-   if (!cg_client_readable(end_mark, CG_MARK_LEN)
+   if (!cg_readable(end_mark, CG_MARK_LEN)
        || !cg_marker_at((const UChar *)end_mark, ']', &end_len)
        || end_len != len)
       return 0;
@@ -101,7 +55,7 @@ Addr cg_clreq_seq_end(Addr addr, UInt len, Bool look_back)
    /* Look back at most 255 bytes, within readable pages. */
    Addr lo = addr >= 255 ? addr - 255 : 0;
    Addr page = addr & ~(Addr)(CG_PAGE - 1);
-   if (lo < page && !cg_client_readable(lo, page - lo))
+   if (lo < page && !cg_readable(lo, page - lo))
       lo = page;
    for (Addr start = addr; start > lo; ) {
       start--;

@@ -37,10 +37,4 @@
    look at memory unless look_back. */
 Addr cg_clreq_seq_end(Addr addr, UInt len, Bool look_back);
 
-/* Whether the tool can read the client's [a, a + len) without a fault:
-   the address space manager says the client may read it, and a byte of
-   each of its pages can be read (a page of a file mapping past the end of
-   the file is mapped readable, but reading it raises SIGBUS). */
-Bool cg_client_readable(Addr a, SizeT len);
-
 #endif /* CG_CLREQ_H */

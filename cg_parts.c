@@ -12,15 +12,17 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcsetjmp.h"
+#include "pub_tool_libcsignal.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_signals.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
 
 #include "cg_blocks.h"
 #include "cg_cc.h"
-#include "cg_clreq.h"
 #include "cg_config.h"
 #include "cg_output.h"
 #include "cg_parts.h"
@@ -366,6 +368,61 @@ void cg_parts_zero(void)
       cg_bank_free(&t->bank);
    cg_forget_dead_threads();
    cg_reset_budget(0);
+}
+
+/* Where a fault while probing a page returns to. */
+static VG_MINIMAL_JMP_BUF(cg_probe_env);
+
+static void cg_probe_fault(Int sig, Addr addr)
+{
+   (void)addr;
+   if (sig == VKI_SIGSEGV || sig == VKI_SIGBUS)
+      VG_MINIMAL_LONGJMP(cg_probe_env);
+   /* Other signals: the core goes on as without a catcher. */
+}
+
+/* Whether a byte of every page of [a, a + len) can be read.  Faults
+   come per page, and no client thread runs while the tool does (the
+   core's lock), so the pages stay readable until the tool has read
+   them. */
+static Bool cg_probe(Addr a, SizeT len)
+{
+   Addr page = a & ~(Addr)(VKI_PAGE_SIZE - 1);
+   Addr last = (a + len - 1) & ~(Addr)(VKI_PAGE_SIZE - 1);
+   volatile Bool ok = True;
+   vki_sigset_t mask;
+   fault_catcher_t prev;
+
+   /* The catcher leaves the core's signal handler by a jump, with the
+      signal still blocked: the mask is put back after a fault. */
+   VG_(sigprocmask)(VKI_SIG_SETMASK, NULL, &mask);
+   prev = VG_(set_fault_catcher)(cg_probe_fault);
+   if (VG_MINIMAL_SETJMP(cg_probe_env) == 0) {
+      for (;;) {
+         Addr at = page < a ? a : page;
+         (void)*(volatile const UChar *)at;
+         if (page == last)
+            break;
+         page += VKI_PAGE_SIZE;
+      }
+   } else {
+      ok = False;
+      VG_(sigprocmask)(VKI_SIG_SETMASK, &mask, NULL);
+   }
+   VG_(set_fault_catcher)(prev);
+   return ok;
+}
+
+/* Whether the tool can read the client's [a, a + len) without a fault:
+   the address space manager says the client may read it, and a byte of
+   each of its pages can be read (a page of a file mapping past the end of
+   the file is mapped readable, but reading it raises SIGBUS).  A system
+   call or two: for the names of dump requests only. */
+static Bool cg_client_readable(Addr a, SizeT len)
+{
+   return len > 0 && a + len > a
+          && VG_(am_is_valid_for_client)(a, len, VKI_PROT_READ)
+          && cg_probe(a, len);
 }
 
 /* The longest dump name shown, in bytes of the client's string. */
