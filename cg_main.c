@@ -366,7 +366,9 @@ static void cg_atfork_child(ThreadId tid)
    static const HChar opt[] = "--cachegrind-out-file=";
 
    cg_parts_atfork_child(tid);
-   if (cg_out_file_has_pid() || cg_out_file_special())
+   /* A name that cannot be expanded is an error at exit, which then
+      names the user's option, not the child's. */
+   if (cg_out_file_has_pid() || !cg_out_file_expandable() || cg_out_file_special())
       return;
    SizeT len = VG_(strlen)(config.out_file) + sizeof CG_CHILD_SUFFIX;
    HChar *arg = VG_(malloc)("cg.main.childname", sizeof opt - 1 + len);

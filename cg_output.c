@@ -11,6 +11,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_clientstate.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_xarray.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
@@ -328,19 +329,55 @@ static Int cg_write_profile(Int fd, const CgTotals *tot,
    return err;
 }
 
+/* The descriptor N when path names one of this process's open files as
+   /proc/self/fd/N, /proc/thread-self/fd/N, /proc/<pid>/fd/N or
+   /dev/fd/N (/dev/stdout is a link to /proc/self/fd/1); else -1. */
+static Int cg_proc_fd(const HChar *path)
+{
+   static const HChar *const dirs[] = { "/dev/fd/", "/proc/self/fd/",
+                                        "/proc/thread-self/fd/" };
+   HChar own[40];
+   const HChar *rest = NULL;
+
+   VG_(sprintf)(own, "/proc/%d/fd/", VG_(getpid)());
+   for (UInt i = 0; i < sizeof dirs / sizeof dirs[0] && !rest; i++)
+      if (VG_(strncmp)(path, dirs[i], VG_(strlen)(dirs[i])) == 0)
+         rest = path + VG_(strlen)(dirs[i]);
+   if (!rest && VG_(strncmp)(path, own, VG_(strlen)(own)) == 0)
+      rest = path + VG_(strlen)(own);
+   if (!rest || *rest < '0' || *rest > '9')
+      return -1;
+   Long n = 0;
+   for (; *rest >= '0' && *rest <= '9' && n < (1 << 30); rest++)
+      n = n * 10 + (*rest - '0');
+   return *rest == '\0' && n < (1 << 30) ? (Int)n : -1;
+}
+
+/* Whether path is a link of /proc (or /dev/fd/N): /dev/stdout is
+   /proc/self/fd/1, and such links name open files, "pipe:[N]" for a
+   pipe, one the shell opened or one already unlinked, not paths to
+   follow.  A regular file reached through /proc (/proc/self/cwd/cg.out)
+   is no such link. */
+static Bool cg_is_proc_link(const HChar *path)
+{
+   HChar target[8];
+   return cg_proc_fd(path) >= 0
+          || (VG_(strncmp)(path, "/proc/", 6) == 0
+              && VG_(readlink)(path, target, sizeof target) >= 0);
+}
+
 /* The file a path finally names, following symbolic links (relative
-   targets are relative to the link's folder), as upstream's open() would;
-   a new string the caller frees.  Gives up after 40 links (the open then
-   reports the loop). */
+   targets are relative to the link's folder), as upstream's open() would,
+   but for a link of /proc, which is opened itself; a new string the
+   caller frees.  Gives up after 40 links (the open then reports the
+   loop). */
 static HChar *cg_resolve_links(const HChar *path)
 {
    HChar *cur = VG_(strdup)("cg.main.path", path);
    HChar target[4096];
 
    for (Int depth = 0; ; depth++) {
-      /* /proc's links (/dev/stdout is /proc/self/fd/1) name open files,
-         "pipe:[N]" for a pipe: such a link is opened itself. */
-      if (VG_(strncmp)(cur, "/proc/", 6) == 0)
+      if (cg_is_proc_link(cur))
          break;
       SSizeT n = VG_(readlink)(cur, target, sizeof target - 1);
       if (n < 0)
@@ -362,13 +399,12 @@ static HChar *cg_resolve_links(const HChar *path)
 }
 
 /* Whether file (links resolved) exists and is not a regular file (a
-   device, a FIFO...), or is a /proc link (cg_resolve_links stops there:
-   /dev/stdout), which names an open file, a pipe or one the shell opened:
-   then it is written in place rather than replaced by a rename. */
+   device, a FIFO...), or is a link of /proc (cg_resolve_links stops
+   there): then it is written in place rather than replaced by a rename. */
 static Bool cg_is_special_file(const HChar *file)
 {
    struct vg_stat st;
-   if (VG_(strncmp)(file, "/proc/", 6) == 0)
+   if (cg_is_proc_link(file))
       return True;
    if (sr_isError(VG_(stat)(file, &st)))
       return False;              /* absent: create it */
@@ -575,9 +611,25 @@ static SysRes cg_open_output(const HChar *file, const HChar *path,
 {
    struct vg_stat st;
 
-   if (cg_is_special_file(file))
+   if (cg_is_special_file(file)) {
+      /* One of the program's open files (/dev/stdout): written through
+         the program's own descriptor, at its offset, after what the
+         program wrote there.  Opened again, a regular file would be
+         written from its start: the program's output and every part
+         before would be overwritten. */
+      Int pfd = cg_proc_fd(file);
+      if (pfd >= 0) {
+         SysRes d = VG_(dup)(pfd);
+         if (!sr_isError(d)) {
+            SysRes fl = cg_syscall2(__NR_fcntl, sr_Res(d), VKI_F_GETFL);
+            if (!sr_isError(fl) && (sr_Res(fl) & VKI_O_ACCMODE) != VKI_O_RDONLY)
+               return d;
+            VG_(close)((Int)sr_Res(d));  /* read-only: opened as a file */
+         }
+      }
       return VG_(open)(file, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
                        VKI_S_IRUSR | VKI_S_IWUSR);
+   }
    Bool exists = !sr_isError(VG_(stat)(file, &st));
    SysRes sres = cg_create_temp(file, tmp);
    if (sr_isError(sres)) {
@@ -671,13 +723,13 @@ Bool cg_out_file_expandable(void)
          end++;
       if (*end != '}')
          return False;
-      HChar var[256];
       SizeT len = (SizeT)(end - name);
-      if (len >= sizeof var)
-         return False;
+      HChar *var = VG_(malloc)("cg.main.outvar", len + 1);
       VG_(memcpy)(var, name, len);
       var[len] = '\0';
-      if (VG_(getenv)(var) == NULL)
+      Bool set = VG_(getenv)(var) != NULL;
+      VG_(free)(var);
+      if (!set)
          return False;
       s = end;
    }
@@ -712,14 +764,21 @@ HChar *cg_pre_exec_name(void)
       return base;
    SizeT len = VG_(strlen)(base) + 40;
    HChar *path = VG_(malloc)("cg.main.preexec", len);
-   HChar *thread1 = VG_(malloc)("cg.main.preexec", len);
+   HChar *thread = VG_(malloc)("cg.main.preexec", len);
    for (UInt n = 1; ; n++) {
       VG_(sprintf)(path, "%s.pre-exec.%u", base, n);
-      VG_(sprintf)(thread1, "%s-01", path);
-      if (!cg_path_exists(path) && !cg_path_exists(thread1))
+      Bool used = cg_path_exists(path);
+      /* With --separate-threads=yes an image writes <path>-<tt> for each
+         thread that counted anything, not always thread 1: N is taken if
+         any of them is there. */
+      for (UInt t = 1; t <= VG_N_THREADS && !used; t++) {
+         VG_(sprintf)(thread, "%s-%02u", path, t);
+         used = cg_path_exists(thread);
+      }
+      if (!used)
          break;
    }
-   VG_(free)(thread1);
+   VG_(free)(thread);
    VG_(free)(base);
    return path;
 }
