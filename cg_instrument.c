@@ -946,10 +946,15 @@ IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
          continue;
       if (st->tag == Ist_IMark)
          skip = cgs->excluded.w[imark++];
-      if (!skip)
+      if (!skip) {
          cg_do_stmt(cgs, sb_in->tyenv, st, &inode);
-      else if (st->tag == Ist_IMark)
+      } else if (st->tag == Ist_IMark) {
+         /* A function may start with a request: its entry is still one
+            for --toggle-collect, though the instruction counts nothing. */
+         if (cg_gated() && cg_collect_is_entry(st->Ist.IMark.addr))
+            cg_emit_collect_entry(cgs);
          inode = NULL;
+      }
       else if (st->tag == Ist_Exit)
          cg_flush_events(cgs);     /* control may leave here */
       addStmtToIRSB(sb_out, st);
