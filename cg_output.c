@@ -601,6 +601,39 @@ static SysRes cg_open_in_place(const HChar *file, const HChar *path,
    return sres;
 }
 
+/* The core's VG_(safe_fd) (pub_core_libcfile.h, in the core library every
+   tool is linked with): moves a descriptor into the range the core keeps
+   for itself, which the program can neither see nor close, marked
+   close-on-exec. */
+extern Int VG_(safe_fd)(Int oldfd);
+
+/* A FIFO as output is opened once and kept open for the run (in the
+   core's range), and each profile written through a dup of it: reopened
+   for each part, it would show its reader an end of file after the
+   first, and a reader that then stops (cat) would leave the next open
+   waiting for ever. */
+static Int cg_fifo_fd = -1;
+static HChar *cg_fifo_name;
+
+static SysRes cg_open_fifo(const HChar *file)
+{
+   if (cg_fifo_fd >= 0 && VG_(strcmp)(cg_fifo_name, file) == 0)
+      return VG_(dup)(cg_fifo_fd);
+   SysRes sres = VG_(open)(file, VKI_O_WRONLY, 0);
+   if (sr_isError(sres))
+      return sres;
+   Int fd = VG_(safe_fd)((Int)sr_Res(sres));
+   if (fd < 0)
+      return VG_(open)(file, VKI_O_WRONLY, 0);
+   if (cg_fifo_fd >= 0) {
+      VG_(close)(cg_fifo_fd);
+      VG_(free)(cg_fifo_name);
+   }
+   cg_fifo_fd = fd;
+   cg_fifo_name = VG_(strdup)("cg.main.fifo", file);
+   return VG_(dup)(fd);
+}
+
 /* Opens where the profile for path goes (file: path with its links
    resolved): a device or FIFO in place; otherwise a new temporary file
    (*tmp, which the caller frees) that takes the mode of the file it will
@@ -627,6 +660,9 @@ static SysRes cg_open_output(const HChar *file, const HChar *path,
             VG_(close)((Int)sr_Res(d));  /* read-only: opened as a file */
          }
       }
+      struct vg_stat fst;
+      if (!sr_isError(VG_(stat)(file, &fst)) && VKI_S_ISFIFO(fst.mode))
+         return cg_open_fifo(file);
       return VG_(open)(file, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
                        VKI_S_IRUSR | VKI_S_IWUSR);
    }
