@@ -340,6 +340,31 @@ static int64_t hottest(const struct asm_rep *r, const struct ains *in, size_t n)
 	return hot > INT64_MAX ? INT64_MAX : (int64_t)hot;
 }
 
+/* In a run of instructions without a symbol, a gap of more bytes than
+ * this between two instructions of the profile is not decoded. */
+#define ASM_GAP 64
+
+/* Says that the code from *pos up to to is not shown (why), and goes on
+ * decoding at to; -1 if there is no code there. */
+static int skip_to(struct ann *a, struct ann_obj *o, uint64_t to, const char *why,
+		   uint64_t *pos, const unsigned char **code, size_t *len, uint64_t lim)
+{
+	struct cgp_error err = CGP_ERROR_INIT;
+	char text[128];
+
+	snprintf(text, sizeof text, "-- %" PRIx64 "..%" PRIx64 " not shown (%s)", *pos, to - 1,
+		 why);
+	asm_note(a, text);
+	*pos = to;
+	if (ann_obj_code(o, to, code, len, &err)) {
+		cgp_error_release(&err);
+		return -1;
+	}
+	if (*len > lim - to)
+		*len = (size_t)(lim - to);
+	return 0;
+}
+
 /* The annotated disassembly of one function. */
 static void one_fn(struct asm_rep *r, const struct afn *f, struct ann_disasm *d,
 		   const char *nocode)
@@ -353,13 +378,17 @@ static void one_fn(struct asm_rep *r, const struct afn *f, struct ann_disasm *d,
 	const unsigned char *code = NULL;
 	size_t len = 0;
 	uint64_t pos = f->sym.name ? f->sym.lo : in->addr;
+	/* Decoding goes on while pos < hi, reading code below lim: a
+	 * symbol's end, or past the last instruction of a run without one
+	 * (its length unknown until decoded: at most 15 bytes). */
 	uint64_t hi = f->sym.name ? f->sym.hi : end[-1].addr + 1;
+	uint64_t lim = f->sym.name ? f->sym.hi : end[-1].addr + 15;
 	const char *pfile = NULL, *file, *inl;
 	int64_t pline = 0, line;
 	struct cols c;
 	char text[256], *name = fn_name(f), buf[40];
 	size_t i;
-	int aw = snprintf(buf, sizeof buf, "%" PRIx64, hi);
+	int aw = snprintf(buf, sizeof buf, "%" PRIx64, lim);
 
 	cgp_buf_reset(&a->prof.tmp);
 	cgp_buf_addf(&a->prof.tmp, "%s (%.*s)", name, (int)t->obj[f->obj].name->len,
@@ -382,11 +411,36 @@ static void one_fn(struct asm_rep *r, const struct afn *f, struct ann_disasm *d,
 		asm_note(a, a->prof.tmp.s ? a->prof.tmp.s : "No code");
 		putchar('\n');
 	}
-	if (!nocode && len > hi - pos)
-		len = (size_t)(hi - pos);
+	if (!nocode && len > lim - pos)
+		len = (size_t)(lim - pos);
 	while (pos < hi && (nocode ? in < end : 1)) {
 		uint64_t at = pos;
 		const struct ains *here = in < end && in->addr == pos ? in : NULL;
+		if (!nocode && !len) {
+			/* The end of a section's code: on at the same address
+			 * in another section, else at the profile's next
+			 * instruction. */
+			if (!ann_obj_code(o, pos, &code, &len, &err)) {
+				if (len > lim - pos)
+					len = (size_t)(lim - pos);
+				continue;
+			}
+			cgp_error_release(&err);
+			if (in == end || in->addr <= pos)
+				break;
+			if (skip_to(a, o, in->addr, "no code", &pos, &code, &len, lim))
+				break;
+			continue;
+		}
+		if (!nocode && !f->sym.name && !here && in < end && in->addr - pos > ASM_GAP) {
+			/* A run without a symbol (a stripped object: it may span
+			 * the whole code) is decoded where the profile has
+			 * instructions, not across its large gaps. */
+			if (skip_to(a, o, in->addr, "no instruction of the profile", &pos, &code,
+				    &len, lim))
+				break;
+			continue;
+		}
 		if (nocode) {
 			at = pos = in->addr;
 			here = in;
