@@ -26,7 +26,7 @@ PACKAGES="gcc g++ make autoconf automake pkg-config valgrind gcc-multilib
 g++-multilib libc6-dev libpcre2-dev libelf-dev libdw-dev libcapstone-dev
 libiberty-dev elfutils binutils clang
 libclang-rt-14-dev time bzip2 sqlite3 file strace man-db jq
-python3-jsonschema chromium"
+python3-jsonschema chromium dwz"
 
 here=$(cd "$(dirname "$0")" && pwd -P)
 cd "$here"

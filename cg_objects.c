@@ -21,9 +21,11 @@
 #define CG_BUILD_ID_MAX 64
 /* Largest note segment read. */
 #define CG_NOTES_MAX 65536
-/* The GNU build-id note (<elf.h>'s NT_GNU_BUILD_ID, PT_NOTE). */
+/* The GNU build-id note (<elf.h>'s NT_GNU_BUILD_ID, PT_NOTE), and a
+   loadable segment (PT_LOAD). */
 #define CG_NT_GNU_BUILD_ID 3
 #define CG_PT_NOTE 4
+#define CG_PT_LOAD 1
 
 /* The little-endian number of n bytes at p. */
 static ULong cg_le(const UChar *p, Int n)
@@ -77,23 +79,36 @@ static Bool cg_find_build_id(const UChar *buf, ULong len, ULong align,
    return False;
 }
 
-/* The build-id in the PT_NOTE segments of the open ELF file fd. */
-static Bool cg_read_build_id_fd(Int fd, HChar *out)
+/* Where the program headers of the open ELF file fd are: True, with
+   is64, their offset, size and number, if it is a little-endian ELF
+   file whose headers can be read. */
+static Bool cg_elf_phdrs(Int fd, Bool *is64, ULong *phoff, ULong *phentsize,
+                         ULong *phnum)
 {
-   UChar eh[64], ph[56];
+   UChar eh[64];
 
    if (!cg_read_at(fd, 0, eh, 52) || VG_(memcmp)(eh, "\177ELF", 4) != 0
        || eh[5] != 1 /* ELFDATA2LSB */ || (eh[4] != 1 && eh[4] != 2))
       return False;
-   Bool is64 = eh[4] == 2;
-   if (is64 && !cg_read_at(fd, 0, eh, 64))
+   *is64 = eh[4] == 2;
+   if (*is64 && !cg_read_at(fd, 0, eh, 64))
       return False;
-   ULong phoff = is64 ? cg_le(eh + 0x20, 8) : cg_le(eh + 0x1c, 4);
-   ULong phentsize = cg_le(eh + (is64 ? 0x36 : 0x2a), 2);
-   ULong phnum = cg_le(eh + (is64 ? 0x38 : 0x2c), 2);
+   *phoff = *is64 ? cg_le(eh + 0x20, 8) : cg_le(eh + 0x1c, 4);
+   *phentsize = cg_le(eh + (*is64 ? 0x36 : 0x2a), 2);
+   *phnum = cg_le(eh + (*is64 ? 0x38 : 0x2c), 2);
+   return *phentsize >= (ULong)(*is64 ? 56 : 32) && *phnum != 0xffff /* PN_XNUM */;
+}
+
+/* The build-id in the PT_NOTE segments of the open ELF file fd. */
+static Bool cg_read_build_id_fd(Int fd, HChar *out)
+{
+   UChar ph[56];
+   Bool is64;
+   ULong phoff, phentsize, phnum;
+
+   if (!cg_elf_phdrs(fd, &is64, &phoff, &phentsize, &phnum))
+      return False;
    Int ph_bytes = is64 ? 56 : 32;
-   if (phentsize < (ULong)ph_bytes || phnum == 0xffff /* PN_XNUM */)
-      return False;
    for (ULong i = 0; i < phnum; i++) {
       if (!cg_read_at(fd, phoff + i * phentsize, ph, ph_bytes))
          return False;
@@ -121,6 +136,40 @@ Bool cg_read_build_id(const HChar *path, HChar *out)
       return False;
    Int fd = (Int)sr_Res(sres);
    Bool found = cg_read_build_id_fd(fd, out);
+   VG_(close)(fd);
+   return found;
+}
+
+/* The virtual address, in the ELF file at path, of the byte at offset
+   off of the file: from the PT_LOAD segment that holds it.  For a file
+   mapped without the core's debug information (which Valgrind 3.19
+   drops for a file it cannot read, such as one with zstd-compressed
+   debug sections). */
+static Bool cg_elf_vaddr_of(const HChar *path, ULong off, ULong *vaddr)
+{
+   SysRes sres = VG_(open)(path, VKI_O_RDONLY, 0);
+   if (sr_isError(sres))
+      return False;
+   Int fd = (Int)sr_Res(sres);
+   UChar ph[56];
+   Bool is64, found = False;
+   ULong phoff, phentsize, phnum;
+   if (cg_elf_phdrs(fd, &is64, &phoff, &phentsize, &phnum)) {
+      Int w = is64 ? 8 : 4;
+      for (ULong i = 0; i < phnum && !found; i++) {
+         if (!cg_read_at(fd, phoff + i * phentsize, ph, is64 ? 56 : 32))
+            break;
+         if (cg_le(ph, 4) != CG_PT_LOAD)
+            continue;
+         ULong p_off = cg_le(ph + (is64 ? 8 : 4), w);
+         ULong p_vaddr = cg_le(ph + (is64 ? 16 : 8), w);
+         ULong p_filesz = cg_le(ph + (is64 ? 32 : 16), w);
+         if (off >= p_off && off - p_off < p_filesz) {
+            *vaddr = off - p_off + p_vaddr;
+            found = True;
+         }
+      }
+   }
    VG_(close)(fd);
    return found;
 }
@@ -202,17 +251,48 @@ static const DebugInfo *cg_debuginfo_of(Addr a)
    return best;
 }
 
+/* The bias of the known mapping of name whose text is at text. */
+static Bool cg_known_bias(const HChar *name, Addr text, PtrdiffT *bias)
+{
+   for (const CgMapping *m = mappings; m; m = m->next)
+      if (m->text_avma == text && VG_(strcmp)(m->filename, name) == 0) {
+         *bias = m->bias;
+         return True;
+      }
+   return False;
+}
+
 const CgObject *cg_object_of(Addr a, Addr *addr)
 {
    const DebugInfo *di = cg_debuginfo_of(a);
-   if (di == NULL) {
-      *addr = a;
-      return &cg_unknown_object;
+   const HChar *name;
+   Addr text;
+   PtrdiffT bias;
+   if (di != NULL) {
+      name = VG_(DebugInfo_get_filename)(di);
+      text = VG_(DebugInfo_get_text_avma)(di);
+      bias = VG_(DebugInfo_get_text_bias)(di);
+   } else {
+      /* A mapped file the core has no debug information for: its
+         segment's start stands for its text, and the bias comes from
+         the file's program headers (read once per segment). */
+      const NSegment *seg = VG_(am_find_nsegment)(a);
+      name = seg && seg->kind == SkFileC ? VG_(am_get_filename)(seg) : NULL;
+      if (name == NULL) {
+         *addr = a;
+         return &cg_unknown_object;
+      }
+      text = seg->start;
+      if (!cg_known_bias(name, text, &bias)) {
+         ULong vaddr;
+         if (!cg_elf_vaddr_of(name, (ULong)seg->offset + (a - seg->start), &vaddr)) {
+            *addr = a;
+            return &cg_unknown_object;
+         }
+         bias = (PtrdiffT)(a - (Addr)vaddr);
+      }
    }
-   const HChar *name = VG_(DebugInfo_get_filename)(di);
-   Addr text = VG_(DebugInfo_get_text_avma)(di);
    CgMapping **link = &mappings, *m;
-   PtrdiffT bias = VG_(DebugInfo_get_text_bias)(di);
    for (; (m = *link) != NULL; link = &m->next)
       if (m->text_avma == text && m->bias == bias
           && VG_(strcmp)(m->filename, name) == 0)

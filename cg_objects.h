@@ -9,9 +9,10 @@
    objdump -d and addr2line -e show): its run-time address less the load
    bias of the object, which Valgrind's debug information knows (the
    bias of its text, VG_(DebugInfo_get_text_bias); all segments of an ELF
-   object are loaded with one bias).  Code outside every object the
-   debug information knows (generated at run time, say) belongs to the
-   object "???", with its run-time address. */
+   object are loaded with one bias), or, for a mapped file it keeps no
+   debug information for, the file's PT_LOAD program headers.  Code
+   outside every mapped ELF file (generated at run time, say) belongs to
+   the object "???", with its run-time address. */
 
 #ifndef CG_OBJECTS_H
 #define CG_OBJECTS_H

@@ -79,6 +79,9 @@ struct ann_obj {
 	Elf *elf, *delf;
 	char *dpath;          /* the debug file, NULL when the DWARF is the object's */
 	Dwarf *dw;
+	int afd;              /* dwz's alternate debug file when found here (-1: none) */
+	Elf *aelf;
+	Dwarf *adw;
 	char *no_dwarf;       /* why there is no DWARF, or NULL */
 	int machine, bits;
 	int units_built;
@@ -301,6 +304,19 @@ static void hex(struct cgp_buf *b, const unsigned char *p, size_t n)
 		cgp_buf_addf(b, "%02x", p[i]);
 }
 
+/* p = DIR/.build-id/xx/yyyy.debug, DIR the dirlen bytes at dir, xx and
+ * yyyy the hex of the n-byte build-id id. */
+static void build_id_path(struct cgp_buf *p, const char *dir, size_t dirlen, const void *id,
+			  size_t n)
+{
+	cgp_buf_reset(p);
+	cgp_buf_addf(p, "%.*s/.build-id/", (int)dirlen, dir);
+	hex(p, id, 1);
+	cgp_buf_adds(p, "/");
+	hex(p, (const unsigned char *)id + 1, n - 1);
+	cgp_buf_adds(p, ".debug");
+}
+
 /* CRC-32 of a file as .gnu_debuglink records it (the zlib polynomial):
  * 0, or -1 on a read error. */
 static int file_crc(int fd, uint32_t *out)
@@ -408,12 +424,7 @@ static int find_debug_file(struct ann_obj *o, const char *dirs, struct cgp_buf *
 			end = d + strlen(d);
 		if (end == d)
 			continue;
-		cgp_buf_reset(&p);
-		cgp_buf_addf(&p, "%.*s/.build-id/", (int)(end - d), d);
-		hex(&p, w.id, 1);
-		cgp_buf_adds(&p, "/");
-		hex(&p, (const unsigned char *)w.id + 1, (size_t)w.idlen - 1);
-		cgp_buf_adds(&p, ".debug");
+		build_id_path(&p, d, (size_t)(end - d), w.id, (size_t)w.idlen);
 		found = p.s && try_debug_file(o, p.s, &w);
 	}
 	link = dwelf_elf_gnu_debuglink(o->elf, &w.crc);
@@ -452,6 +463,88 @@ static int find_debug_file(struct ann_obj *o, const char *dirs, struct cgp_buf *
 	return found;
 }
 
+/* Why libdw may find no DWARF in e although it has debug sections: they
+ * are compressed in a way this libelf cannot read (elfutils 0.188 reads
+ * zlib only; binutils 2.40 writes zstd too); NULL if not. */
+static const char *unreadable_compression(Elf *e)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Chdr ch;
+	size_t shstrndx;
+	const char *name;
+
+	if (elf_getshdrstrndx(e, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_COMPRESSED) ||
+		    !(name = elf_strptr(e, shstrndx, sh.sh_name)) || strncmp(name, ".debug", 6))
+			continue;
+		if (!gelf_getchdr(scn, &ch))
+			return "its debug sections are compressed in a way this libelf "
+			       "cannot read";
+		if (ch.ch_type == 2 /* ELFCOMPRESS_ZSTD */)
+			return "its debug sections are compressed with zstd, which this "
+			       "libelf cannot read (zlib only; objcopy "
+			       "--decompress-debug-sections makes a copy it can)";
+		if (ch.ch_type != ELFCOMPRESS_ZLIB)
+			return "its debug sections are compressed in a way this libelf "
+			       "cannot read";
+	}
+	return NULL;
+}
+
+/* The alternate debug file that dwz's .gnu_debugaltlink names (shared
+ * DWARF: names of inlined functions among it): libdw finds it beside
+ * the debug file or under /usr/lib/debug/.build-id; else it is looked
+ * for by its build-id in the debug folders.  Without it, libdw gives
+ * no name for what refers to it, and those inlined functions would be
+ * lost silently: 0 when there is none to find or it was found, else -1
+ * with why. */
+static int find_alt(struct ann_obj *o, const char *dirs, struct cgp_buf *why)
+{
+	struct cgp_buf p = CGP_BUF_INIT(PATH_MAX * 4);
+	struct cgp_error e = CGP_ERROR_INIT;
+	const char *name, *d, *end;
+	const void *id, *aid;
+	ssize_t n = dwelf_dwarf_gnu_debugaltlink(o->dw, &name, &id);
+
+	if (n <= 0 || dwarf_getalt(o->dw))
+		return 0;
+	for (d = dirs; *d && !o->adw; d = *end ? end + 1 : end) {
+		end = strchr(d, ':');
+		if (!end)
+			end = d + strlen(d);
+		if (end == d)
+			continue;
+		build_id_path(&p, d, (size_t)(end - d), id, (size_t)n);
+		if (!p.s || access(p.s, F_OK) || elf_open(p.s, &o->afd, &o->aelf, &e)) {
+			cgp_error_release(&e);
+			continue;
+		}
+		if (dwelf_elf_gnu_build_id(o->aelf, &aid) == n && !memcmp(aid, id, (size_t)n) &&
+		    (o->adw = dwarf_begin_elf(o->aelf, DWARF_C_READ, NULL))) {
+			dwarf_setalt(o->dw, o->adw);
+			break;
+		}
+		elf_close(o->afd, o->aelf);
+		o->afd = -1, o->aelf = NULL;
+	}
+	cgp_buf_release(&p);
+	if (o->adw)
+		return 0;
+	if (o->dpath)
+		cgp_buf_addf(why, "%s: ", o->dpath);
+	cgp_buf_addf(why, "no alternate debug file '%s' of its .gnu_debugaltlink (dwz's shared "
+		     "DWARF, build-id ", name);
+	cgp_buf_reset(&p);
+	hex(&p, id, (size_t)n);
+	cgp_buf_addf(why, "%s), beside it or in %s: the names of inlined functions would be "
+		     "lost", p.s ? p.s : "", dirs);
+	cgp_buf_release(&p);
+	return -1;
+}
+
 /* Reads the DWARF of o, from itself or a debug file; sets o->no_dwarf
  * when there is none. */
 static void open_dwarf(struct ann_obj *o, const char *dirs)
@@ -468,7 +561,19 @@ static void open_dwarf(struct ann_obj *o, const char *dirs)
 	}
 	o->dw = dwarf_begin_elf(src, DWARF_C_READ, NULL);
 	if (!o->dw) {
-		cgp_buf_addf(&why, "corrupt DWARF: %s", dwarf_errmsg(-1));
+		const char *c = unreadable_compression(src);
+		if (o->dpath)
+			cgp_buf_addf(&why, "%s: ", o->dpath);
+		if (c)
+			cgp_buf_adds(&why, c);
+		else
+			cgp_buf_addf(&why, "corrupt DWARF: %s", dwarf_errmsg(-1));
+		o->no_dwarf = why.s;
+		return;
+	}
+	if (find_alt(o, dirs, &why)) {
+		dwarf_end(o->dw);
+		o->dw = NULL;
 		o->no_dwarf = why.s;
 		return;
 	}
@@ -610,7 +715,7 @@ int ann_obj_open(struct ann_obj **out, const char *path,
 
 	*out = NULL;
 	elf_version(EV_CURRENT);
-	o->dfd = -1;
+	o->dfd = o->afd = -1;
 	o->path = strdup(path);
 	if (!o->path) {
 		free(o);
@@ -650,6 +755,9 @@ void ann_obj_close(struct ann_obj *o)
 	free(o->sym);
 	if (o->dw)
 		dwarf_end(o->dw);
+	if (o->adw)
+		dwarf_end(o->adw);
+	elf_close(o->afd, o->aelf);
 	elf_close(o->dfd, o->delf);
 	elf_close(o->fd, o->elf);
 	free(o->dpath);
@@ -818,7 +926,9 @@ static int index_dies(struct unit *u, Dwarf_Die *die, int depth, struct cgp_erro
 	int rc;
 
 	if (depth > MAX_DEPTH)
-		return cgp_error_set(err, CGP_EPARSE, "corrupt DWARF: DIEs nested too deep");
+		return cgp_error_set(err, CGP_EPARSE, "DIEs nested more than %d deep, deeper "
+				     "than this report follows (corrupt DWARF, or very deep "
+				     "inlining)", MAX_DEPTH);
 	rc = dwarf_child(die, &d);
 	if (rc < 0)
 		return corrupt(err);
@@ -903,7 +1013,9 @@ static int descend(Dwarf_Die *die, uint64_t addr, Dwarf_Die **inl, size_t *n,
 			return 0;
 		cur = d;
 	}
-	return cgp_error_set(err, CGP_EPARSE, "corrupt DWARF: scopes nested too deep");
+	return cgp_error_set(err, CGP_EPARSE, "scopes nested more than %d deep, deeper "
+			     "than this report follows (corrupt DWARF, or very deep inlining)",
+			     MAX_DEPTH);
 }
 
 /* The call site of an inlined subroutine into f. */
