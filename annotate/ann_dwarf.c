@@ -349,10 +349,11 @@ struct want {
 	ssize_t idlen;
 	int check_crc;
 	uint32_t crc;
+	char *other;          /* the first file found of another build, or NULL */
 };
 
 /* Takes path as o's debug file if it is one (1), else 0. */
-static int try_debug_file(struct ann_obj *o, const char *path, const struct want *w)
+static int try_debug_file(struct ann_obj *o, const char *path, struct want *w)
 {
 	struct cgp_error e = CGP_ERROR_INIT;
 	const void *id;
@@ -370,9 +371,9 @@ static int try_debug_file(struct ann_obj *o, const char *path, const struct want
 	if (w->idlen > 0) {
 		len = dwelf_elf_gnu_build_id(elf, &id);
 		if (len != w->idlen || memcmp(id, w->id, (size_t)len))
-			goto no;
+			goto other;
 	} else if (w->check_crc && (file_crc(fd, &crc) || crc != w->crc)) {
-		goto no;
+		goto other;
 	}
 	if (!has_debug_info(elf))
 		goto no;
@@ -380,6 +381,9 @@ static int try_debug_file(struct ann_obj *o, const char *path, const struct want
 	o->delf = elf;
 	o->dpath = strdup(path);
 	return 1;
+other:
+	if (!w->other)
+		w->other = strdup(path);
 no:
 	elf_close(fd, elf);
 	return 0;
@@ -411,7 +415,7 @@ static char *object_dir(const char *path)
  * folder.  1 found, 0 not (why appended to b). */
 static int find_debug_file(struct ann_obj *o, const char *dirs, struct cgp_buf *why)
 {
-	struct want w = { NULL, 0, 0, 0 };
+	struct want w = { NULL, 0, 0, 0, NULL };
 	struct cgp_buf p = CGP_BUF_INIT(PATH_MAX * 4);
 	const char *link, *d, *end;
 	char *odir;
@@ -459,7 +463,11 @@ static int find_debug_file(struct ann_obj *o, const char *dirs, struct cgp_buf *
 			cgp_buf_addf(why, ", no debug file '%s' of its .gnu_debuglink", link);
 		else
 			cgp_buf_adds(why, ", no .gnu_debuglink");
+		if (w.other)
+			cgp_buf_addf(why, "; '%s' is there but of another build (%s)", w.other,
+				     w.idlen > 0 ? "its build-id differs" : "its CRC differs");
 	}
+	free(w.other);
 	return found;
 }
 
@@ -834,18 +842,19 @@ static const char *dwo_name(Dwarf_Die *cudie)
 	return dwo ? dwo : dwarf_formstring(dwarf_attr(cudie, DW_AT_GNU_dwo_name, &a));
 }
 
-/* Whether a place libdw looks for a skeleton unit's .dwo file holds a
- * FIFO or socket (libdw's own open would wait for a writer).  libdw looks
- * in the folder of the DWARF's file, links resolved: there, and under the
- * unit's folder (DW_AT_comp_dir), or at the name itself if absolute. */
-static int dwo_is_pipe(const struct ann_obj *o, Dwarf_Die *cudie, const char *dwo)
+/* What the places libdw looks for a skeleton unit's .dwo file hold: 'p'
+ * if one is a FIFO or socket (libdw's own open would wait for a writer),
+ * else 'f' if one is a file, else 0.  libdw looks in the folder of the
+ * DWARF's file, links resolved: there, and under the unit's folder
+ * (DW_AT_comp_dir), or at the name itself if absolute. */
+static int dwo_places(const struct ann_obj *o, Dwarf_Die *cudie, const char *dwo)
 {
 	Dwarf_Attribute a;
 	const char *dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &a));
 	char *real = realpath(o->dpath ? o->dpath : o->path, NULL);
 	const char *file = real ? real : (o->dpath ? o->dpath : o->path);
 	const char *slash = strrchr(file, '/');
-	int flen = slash ? (int)(slash - file + 1) : 0, pipe = 0, i;
+	int flen = slash ? (int)(slash - file + 1) : 0, pipe = 0, found = 0, i;
 	struct cgp_buf p = CGP_BUF_INIT(PATH_MAX * 4);
 	struct stat st;
 
@@ -865,11 +874,26 @@ static int dwo_is_pipe(const struct ann_obj *o, Dwarf_Die *cudie, const char *dw
 			cgp_buf_addf(&p, "%.*s%s/%s", flen, file, dir, dwo);
 		}
 		if (p.s && stat(p.s, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
-			pipe = 1;
+			pipe = 'p';
+		else if (p.s && stat(p.s, &st) == 0 && S_ISREG(st.st_mode))
+			found = 'f';
 	}
 	cgp_buf_release(&p);
 	free(real);
-	return pipe;
+	return pipe ? pipe : found;
+}
+
+/* Whether a DWARF package (.dwp) lies beside the object: libdw 0.188
+ * does not read one. */
+static int has_dwp(const struct ann_obj *o)
+{
+	struct cgp_buf p = CGP_BUF_INIT(PATH_MAX * 4);
+	int there;
+
+	cgp_buf_addf(&p, "%s.dwp", o->path);
+	there = p.s && access(p.s, F_OK) == 0;
+	cgp_buf_release(&p);
+	return there;
 }
 
 /* Indexes the units that have code.  A split unit whose .dwo file is
@@ -897,16 +921,25 @@ static int build_units(struct ann_obj *o, struct cgp_error *err)
 		u->cu = u->top = cudie;
 		if (type == DW_UT_skeleton) {
 			const char *dwo = dwo_name(&cudie);
-			if (dwo && dwo_is_pipe(o, &cudie, dwo))
+			int where = dwo ? dwo_places(o, &cudie, dwo) : 0, missing;
+			if (where == 'p')
 				return cgp_error_set(err, CGP_EPARSE,
 						     "split DWARF unit '%s' is not a regular file",
 						     dwo);
 			memset(&sub, 0, sizeof sub);
-			if (dwarf_cu_info(cu, NULL, NULL, NULL, &sub, NULL, NULL, NULL) ||
-			    !sub.addr)
+			missing = dwarf_cu_info(cu, NULL, NULL, NULL, &sub, NULL, NULL, NULL) ||
+				  !sub.addr;
+			if (missing && where == 'f')
 				return cgp_error_set(err, CGP_EPARSE,
-						     "split DWARF unit '%s' not found",
-						     dwo ? dwo : "?");
+						     "split DWARF unit '%s' is of another build "
+						     "(its DWO id is not the object's)", dwo);
+			if (missing)
+				return cgp_error_set(err, CGP_EPARSE,
+						     "split DWARF unit '%s' not found%s",
+						     dwo ? dwo : "?",
+						     has_dwp(o) ? " (the .dwp package beside "
+						     "the object is not read: libdw 0.188 reads "
+						     ".dwo files only)" : "");
 			u->top = sub;
 		}
 		if ((rc = add_die_ranges(&o->units, &cudie, o->nu, err)))
