@@ -445,8 +445,17 @@ void report_objects(struct ann *a)
 	put_fancy("Objects", NULL, 0);
 	for (i = 0; i < x->n; i++) {
 		const struct ann_object *ob = &x->ob[i];
+		size_t j;
 		fputs("- ", stdout);
 		fwrite(t->obj[i].name->s, 1, t->obj[i].name->len, stdout);
+		/* One path with two builds (a library rebuilt while the program
+		 * ran): the build-id tells the entries apart. */
+		for (j = 0; j < x->n && t->obj[i].build_id; j++)
+			if (j != i && !cgp_name_cmp(t->obj[j].name, t->obj[i].name)) {
+				printf(" (build-id %.*s)", (int)t->obj[i].build_id->len,
+				       t->obj[i].build_id->s);
+				break;
+			}
 		if (ob->why) {
 			printf(": %s\n  %s\n", ob->why,
 			       a->inline_on ? "its costs stay as the profile records them"
