@@ -326,6 +326,18 @@ static void event_names(struct ann_html *h, char **events, const unsigned *idx, 
 	}
 }
 
+/* Whether the tables show a cumulative share of a derived count (not a
+ * ratio: those have no shares; not in a diff: no shares either). */
+static int cum_formulas(const struct ann *a)
+{
+	unsigned i;
+
+	for (i = 0; a->percs && !a->model.diff && i < a->nshow; i++)
+		if (a->show[i] >= a->nrec && !a->ratio[a->show[i]])
+			return 1;
+	return 0;
+}
+
 /* The page's settings for the script: events shown, their kinds, the
  * totals percentages are of. */
 static void meta(struct ann_html *h, const struct ann *a)
@@ -358,6 +370,23 @@ static void meta(struct ann_html *h, const struct ann *a)
 	for (i = 0; i < a->nshow; i++)
 		cgp_json_int(&j, a->summary[a->show[i]]);
 	cgp_json_end(&j, ']');
+	if (cum_formulas(a)) {
+		/* A cumulative share of a derived count is its formula on the
+		 * summed counts, never a sum of derived values: the script
+		 * gets the formulas and each group's recorded counts. */
+		cgp_json_key(&j, "nrec");
+		cgp_json_int(&j, a->nrec);
+		cgp_json_key(&j, "code");
+		cgp_json_arr(&j);
+		for (i = 0; i < a->nshow; i++) {
+			unsigned e = a->show[i];
+			if (e >= a->nrec && !a->ratio[e])
+				cgp_derive_code_json(&j, &a->rep.der.d[e - a->nrec]);
+			else
+				cgp_json_null(&j);
+		}
+		cgp_json_end(&j, ']');
+	}
 	cgp_json_end(&j, '}');
 	raw(h, "</script>\n");
 }
@@ -417,8 +446,19 @@ void html_pre(struct ann *a, const char *id, const char *title, const char *s, s
 {
 	struct ann_html *h = a->html;
 
+	const char *end = s + len, *nl;
+
 	rawf(h, "<section id=\"%s\">\n<h2>%s</h2>\n<pre>", id, title);
-	text(h, s, len);
+	/* Line by line: a line break is the text's own, not a control
+	 * character of a name to mark. */
+	for (; s < end; s = nl + 1) {
+		nl = memchr(s, '\n', (size_t)(end - s));
+		if (!nl)
+			nl = end;
+		text(h, s, (size_t)(nl - s));
+		if (nl < end)
+			raw(h, "\n");
+	}
 	raw(h, "</pre>\n</section>\n");
 }
 
@@ -454,8 +494,8 @@ static void name_cell(struct ann_html *h, const struct ann *a, const struct cgp_
 	raw(h, file < 0 ? "</td>" : "</a></td>");
 }
 
-static void group_rows(struct ann_html *h, const struct ann *a, const struct outer *o,
-		       const int64_t *cumul)
+static size_t group_rows(struct ann_html *h, const struct ann *a, const struct outer *o,
+			 const int64_t *cumul, size_t max)
 {
 	size_t j;
 
@@ -463,13 +503,14 @@ static void group_rows(struct ann_html *h, const struct ann *a, const struct out
 	name_cell(h, a, o->name, o->file, -1);
 	cells(h, a, o->total, o->full, cumul, 0);
 	raw(h, "</tr>\n");
-	for (j = 0; j < o->nin; j++) {
+	for (j = 0; j < o->nin && 1 + j < max; j++) {
 		raw(h, "<tr class=\"i\">");
 		name_cell(h, a, o->in[j].name, o->in[j].file, o->in[j].row);
 		cells(h, a, o->in[j].v, o->in[j].full, NULL, 1);
 		raw(h, "</tr>\n");
 	}
 	raw(h, "</tbody>\n");
+	return 1 + j;
 }
 
 /* The values of a row in the table's data: the shown ones, or a diff's
@@ -508,6 +549,7 @@ static void table_data(struct ann_html *h, const struct ann *a, const struct out
 {
 	struct cgp_json j;
 	size_t i, k;
+	int cum = cum_formulas(a);
 
 	cgp_json_init(&j, h->o);
 	j.html = 1;
@@ -528,6 +570,12 @@ static void table_data(struct ann_html *h, const struct ann *a, const struct out
 			cgp_json_end(&j, ']');
 		}
 		cgp_json_end(&j, ']');
+		if (cum) {
+			cgp_json_arr(&j);
+			for (k = 0; k < a->nrec; k++)
+				cgp_json_int(&j, o[i].total[k]);
+			cgp_json_end(&j, ']');
+		}
 		cgp_json_end(&j, ']');
 	}
 	cgp_json_end(&j, ']');
@@ -539,7 +587,7 @@ void html_table(struct ann *a, const struct outer *o, size_t n, int by_fn)
 	struct ann_html *h = a->html;
 	int64_t *cumul = xcalloc(a->nev, sizeof *cumul);
 	unsigned t = h->ntab++;
-	size_t i, rows = 0, inner = 0;
+	size_t i, rows = 0, inner = 0, rows_all = 0;
 
 	for (i = 0; i < n; i++)
 		inner += o[i].nin;
@@ -553,21 +601,23 @@ void html_table(struct ann *a, const struct outer *o, size_t n, int by_fn)
 			"cumulative share of the %ss listed so far.", by_fn ? "function" : "file",
 		     by_fn ? "function" : "file");
 	raw(h, "</p>\n");
-	rawf(h, "<div class=\"tw\"><table class=\"t\" id=\"t%u\" data-t=\"%u\" data-n=\"%zu\">\n"
-		"<thead><tr><th class=\"nm\" data-k=\"name\">%s</th>", t, t, n,
-	     by_fn ? "function:file" : "file:function");
+	/* The rows as HTML: STATIC_ROWS at most, the last group cut short if
+	 * it would pass them (one file may have thousands of functions). */
+	rows_all = n + inner;
+	rawf(h, "<div class=\"tw\"><table class=\"t\" id=\"t%u\" data-t=\"%u\" data-n=\"%zu\" "
+		"data-rows=\"%zu\">\n<thead><tr><th class=\"nm\" data-k=\"name\">%s</th>", t, t,
+	     n, rows_all, by_fn ? "function:file" : "file:function");
 	heads(h, a, 1, a->model.diff);
 	raw(h, "</tr></thead>\n");
 	for (i = 0; i < n && rows < STATIC_ROWS; i++) {
 		add_row(a, cumul, o[i].total);
-		group_rows(h, a, &o[i], cumul);
-		rows += 1 + o[i].nin;
+		rows += group_rows(h, a, &o[i], cumul, STATIC_ROWS - rows);
 	}
 	raw(h, "</table></div>\n");
-	if (i < n)
-		rawf(h, "<p class=\"more\">The first %zu of %zu %s are shown here; all of them are "
-			"in the page's data, which the page's script shows on demand.</p>\n", i,
-		     n, by_fn ? "functions" : "files");
+	if (rows < rows_all)
+		rawf(h, "<p class=\"more\">The first %zu of the %zu rows (%zu of %zu %s) are shown "
+			"here; all of them are in the page's data, which the page's script shows "
+			"on demand.</p>\n", rows, rows_all, i, n, by_fn ? "functions" : "files");
 	table_data(h, a, o, n, t);
 	raw(h, "</section>\n");
 	free(cumul);

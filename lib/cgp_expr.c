@@ -14,6 +14,7 @@
  */
 #include <config.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -497,6 +498,30 @@ int cgp_derives_eval(const struct cgp_derives *ds, int64_t *v, unsigned nev,
 					     d->name, d->text);
 	}
 	return 0;
+}
+
+void cgp_derive_code_json(struct cgp_json *j, const struct cgp_derive *d)
+{
+	static const char *const op[] = { [OP_CONST] = "c", [OP_EVENT] = "e", [OP_ADD] = "+",
+					  [OP_SUB] = "-", [OP_MUL] = "*", [OP_DIV] = "/",
+					  [OP_NEG] = "n" };
+	char num[24];
+	size_t i;
+
+	cgp_json_arr(j);
+	for (i = 0; i < d->f->n; i++) {
+		const struct insn *x = &d->f->code[i];
+		cgp_json_arr(j);
+		cgp_json_cstr(j, op[x->op]);
+		if (x->op == OP_CONST) {
+			snprintf(num, sizeof num, "%lld", (long long)x->arg);
+			cgp_json_cstr(j, num);
+		} else if (x->op == OP_EVENT) {
+			cgp_json_int(j, x->arg);
+		}
+		cgp_json_end(j, ']');
+	}
+	cgp_json_end(j, ']');
 }
 
 void cgp_derives_release(struct cgp_derives *ds)

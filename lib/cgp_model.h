@@ -286,6 +286,11 @@ void cgp_json_bool(struct cgp_json *j, int v);
 void cgp_json_null(struct cgp_json *j);
 /* A value of model column k (thousandths as a decimal, CGP_NA as null). */
 void cgp_json_val(struct cgp_json *j, const struct cgp_model *m, unsigned k, int64_t v);
+/* The formula of derived event d (bound) as a JSON array of its postfix
+ * code, for a script to evaluate: ["c", "VALUE"] a constant (a string, so
+ * that it stays exact), ["e", K] recorded event K, ["n"] negation, ["+"],
+ * ["-"], ["*"], ["/"]. */
+void cgp_derive_code_json(struct cgp_json *j, const struct cgp_derive *d);
 
 /* What a report document says besides the model. */
 struct cgp_json_info {

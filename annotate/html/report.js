@@ -4,7 +4,9 @@
  * The page is complete without this script: it only re-renders the
  * File:function and Function:file tables from their data (JSON in
  * <script type="application/json" id="cg-tN">: [name, file, line, values,
- * inner entries]) when a column heading is clicked, the filter is typed
+ * inner entries, and, where the cumulative share of a derived count is
+ * shown, the group's recorded counts]) when a column heading is clicked,
+ * the filter is typed
  * in, or more rows are asked for.  The numbers are formatted as the page's
  * own (and the text report's): thousands separators, ratios with three
  * decimals, percentages rounded as C's printf("%.1f") rounds them.
@@ -61,18 +63,39 @@
   function pct(v, s) {
     return s === 0 ? 'n/a' : fix1(v * 100 / s) + '%';
   }
-  /* The change column of a diff (cgp_gate_cells). */
+  /* The change column of a diff (cgp_gate_cells): a ratio without an old
+   * value counts as 0 there, as in its delta. */
   function change(k, o, n, d) {
-    if (d === null || (meta.ratio[k] && (o === null || n === null))) return 'n/a';
+    if (o === null) o = 0;
+    if (d === null) return 'n/a';
     if (o === 0) return d ? 'new' : '';
     if (d === 0) return '0.0%';
     var x = d * 100 / Math.abs(o);
     return (x >= 0 ? '+' : '') + fix1(x) + '%';
   }
   function changeValue(k, o, d) {
-    if (d === null || o === null) return null;
-    if (o === 0) return d ? Infinity : 0;
+    if (o === null) o = 0;
+    if (d === null) return null;
+    if (o === 0) return d > 0 ? Infinity : d < 0 ? -Infinity : 0;
     return d / Math.abs(o);
+  }
+  /* A derived count (meta.code[k], postfix: cgp_derive_code_json) of the
+   * recorded counts rec, in exact integers, as the C computes it. */
+  function derived(code, rec) {
+    var st = [];
+    code.forEach(function (x) {
+      var b;
+      switch (x[0]) {
+      case 'c': st.push(BigInt(x[1])); break;
+      case 'e': st.push(BigInt(rec[x[1]])); break;
+      case 'n': st.push(-st.pop()); break;
+      default:
+        b = st.pop();
+        var a = st.pop();
+        st.push(x[0] === '+' ? a + b : x[0] === '-' ? a - b : a * b);
+      }
+    });
+    return Number(st[0]);
   }
 
   /* ---- DOM ---- */
@@ -149,7 +172,10 @@
   Table.prototype.data = function () {
     if (!this.groups) {
       this.groups = parse('cg-t' + this.id);
-      this.groups.forEach(function (g, i) { g.push(i); });
+      this.groups.forEach(function (g, i) {
+        g.at = i;
+        g[4].forEach(function (r, j) { r.at = j; });
+      });
     }
     return this.groups;
   };
@@ -185,8 +211,11 @@
       });
     });
     var n = Number(this.table.getAttribute('data-n')), shown = this.table.tBodies.length;
+    var rows = this.table.querySelectorAll('tbody tr').length;
+    var all = Number(this.table.getAttribute('data-rows'));
     this.status.textContent = shown < n ? 'showing ' + shown + ' of ' + n : n + ' in all';
-    if (shown < n) this.moreButton.hidden = false;
+    if (rows < all) this.status.textContent += ' (' + rows + ' of ' + all + ' rows)';
+    if (rows < all) this.moreButton.hidden = false;
   };
   /* The sort value of an entry for key k. */
   Table.prototype.value = function (r, k) {
@@ -210,14 +239,12 @@
       return asc ? c : -c;
     }
     var groups = this.data();
-    groups.sort(function (x, y) { return cmp(x, y) || x[5] - y[5]; });
+    groups.sort(function (x, y) { return (k !== null && cmp(x, y)) || x.at - y.at; });
     groups.forEach(function (g) {
-      if (!g[6]) g[4].forEach(function (r, i) { r.push(i); });
-      g[6] = true;
-      g[4].sort(function (x, y) { return cmp(x, y) || x[4] - y[4]; });
+      g[4].sort(function (x, y) { return (k !== null && cmp(x, y)) || x.at - y.at; });
     });
     Array.prototype.forEach.call(this.table.querySelectorAll('th[data-k]'), function (th) {
-      var on = th.getAttribute('data-k') === k;
+      var on = k !== null && th.getAttribute('data-k') === k;
       th.className = on ? (asc ? 'asc' : 'desc') : '';
       if (on) th.setAttribute('aria-sort', asc ? 'ascending' : 'descending');
       else th.removeAttribute('aria-sort');
@@ -234,10 +261,19 @@
   };
   Table.prototype.render = function () {
     var f = this.filter.toLowerCase(), groups = this.data(), t = this.table;
-    var cum = new Array(nev).fill(0), rows = 0, shown = 0, matching = 0;
+    var cum = new Array(nev).fill(0), rows = 0, shown = 0, matching = 0, all = 0;
+    var rec = meta.code ? new Array(meta.nrec).fill(0) : null;
     /* A page of rows per part: the first in the table, each other in a
-     * table of its own (rest()). */
+     * table of its own (rest()); a group larger than what is left of
+     * the limit is cut short, and one larger than a page goes on in the
+     * next part. */
     var parts = [{ frag: document.createDocumentFragment(), rows: 0 }], part = parts[0];
+    function room() {
+      if (part.rows >= meta.page) {
+        part = { frag: document.createDocumentFragment(), rows: 0 };
+        parts.push(part);
+      }
+    }
     this.clear();
     for (var i = 0; i < groups.length; i++) {
       var g = groups[i], inner = g[4];
@@ -246,25 +282,38 @@
         if (!inner.length) continue;
       }
       matching++;
-      for (var k = 0; k < nev; k++) if (!meta.diff) cum[k] += g[3][k];
-      if (rows >= this.limit) continue;
-      if (part.rows >= meta.page) {
-        part = { frag: document.createDocumentFragment(), rows: 0 };
-        parts.push(part);
+      all += 1 + inner.length;
+      if (!meta.diff) {
+        var k, j;
+        if (rec) for (j = 0; j < meta.nrec; j++) rec[j] += g[5][j];
+        for (k = 0; k < nev; k++)
+          cum[k] = rec && meta.code[k] ? derived(meta.code[k], rec) : cum[k] + g[3][k];
       }
+      if (rows >= this.limit) continue;
+      room();
       var body = el('tbody');
       body.appendChild(row('o', g, cum.slice(), false));
-      inner.forEach(function (r) { body.appendChild(row('i', r, null, true)); });
+      part.rows++;
+      rows++;
+      for (var n = 0; n < inner.length && rows < this.limit; n++) {
+        if (part.rows >= meta.page) {
+          part.frag.appendChild(body);
+          body = el('tbody');
+          room();
+        }
+        body.appendChild(row('i', inner[n], null, true));
+        part.rows++;
+        rows++;
+      }
       part.frag.appendChild(body);
-      part.rows += 1 + inner.length;
-      rows += 1 + inner.length;
       shown++;
     }
     t.appendChild(parts[0].frag);
     if (parts.length > 1) this.rest(parts);
     this.status.textContent = 'showing ' + shown + ' of ' + matching +
-      (f ? ' matching' : '') + (matching !== groups.length ? ' (' + groups.length + ' in all)' : '');
-    this.moreButton.hidden = shown >= matching;
+      (f ? ' matching' : '') + (matching !== groups.length ? ' (' + groups.length + ' in all)' : '') +
+      (rows < all && shown >= matching ? ' (' + rows + ' of ' + all + ' rows)' : '');
+    this.moreButton.hidden = rows >= all;
   };
   /* The pages after the first, each in a table of its own after the
    * table, in a box that the browser lays out only when it is scrolled
@@ -328,40 +377,47 @@
     if (part === 'change') return 'c' + e;
     return String(3 * e + ['old', 'new', 'delta'].indexOf(part));
   }
-  function fromHash() {
+  /* The state the fragment gives: what it does not name is the default
+   * (no filter, a page of rows, the report's order), so that a link, or
+   * Back, shows the same tables whatever was shown before.  Each value is
+   * decoded on its own, after the split: '&' in a name is %26. */
+  function fromHash(first) {
     var h = location.hash.slice(1);
-    try {
-      h = decodeURIComponent(h);
-    } catch (e) {
-      /* A malformed escape (#filter=%): the fragment as it is. */
-    }
     var line = /^f(\d+)-l\d+$/.exec(h);
     if (line && !document.getElementById(h)) {
       var sec = document.getElementById('f' + line[1]);
       if (sec) sec.scrollIntoView();
       return;
     }
-    if (!/(^|&)(sort|filter|rows)=/.test(h)) return;
-    var args = {};
+    var args = {}, any = false;
     h.split('&').forEach(function (kv) {
-      var eq = kv.indexOf('=');
-      if (eq > 0) args[kv.slice(0, eq)] = kv.slice(eq + 1);
-    });
-    tables.forEach(function (t) {
-      if (args.filter !== undefined) {
-        t.filter = args.filter;
-        t.input.value = args.filter;
+      var eq = kv.indexOf('='), k = kv.slice(0, eq), v = kv.slice(eq + 1);
+      if (eq <= 0 || ['sort', 'filter', 'rows'].indexOf(k) < 0) return;
+      try {
+        v = decodeURIComponent(v);
+      } catch (e) {
+        /* A malformed escape (#filter=%): the value as it is. */
       }
-      if (args.rows) t.limit = args.rows === 'all' ? Infinity : Number(args.rows) || meta.page;
+      args[k] = v;
+      any = true;
     });
+    /* A fragment that is a place in the page (a section, a line) leaves
+     * the tables as they are; the page as loaded needs no render. */
+    if (!any && (h !== '' || first === true)) return;
+    tables.forEach(function (t) {
+      t.filter = args.filter !== undefined ? args.filter : '';
+      t.input.value = t.filter;
+      t.limit = !args.rows ? meta.page : args.rows === 'all' ? Infinity : Number(args.rows) || meta.page;
+    });
+    var k = null, asc = false;
     if (args.sort) {
-      var spec = args.sort.split(':'), k = sortKey(spec[0]);
-      if (k !== null) tables.forEach(function (t) { t.sort(k, spec[1] === 'asc'); });
-    } else {
-      tables.forEach(function (t) { t.render(); });
+      var spec = args.sort.split(':');
+      k = sortKey(spec[0]);
+      asc = spec[1] === 'asc';
     }
+    tables.forEach(function (t) { t.sort(k, asc); });
   }
   window.addEventListener('hashchange', fromHash);
-  fromHash();
+  fromHash(true);
   document.body.setAttribute('data-js', 'ready');
 })();
