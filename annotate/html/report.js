@@ -119,6 +119,17 @@
     }
     if (last < s.length) parent.appendChild(document.createTextNode(s.slice(last)));
   }
+  /* A name as the page shows it, in text: what the filter also searches,
+   * so that what is typed as seen (caf\xe9) finds it. */
+  function shownName(s) {
+    return s.replace(odd, function (m) {
+      var c = m.charCodeAt(0) & 0xff;
+      return '\\x' + (c < 16 ? '0' : '') + c.toString(16);
+    });
+  }
+  function matches(name, f) {
+    return name.toLowerCase().indexOf(f) >= 0 || shownName(name).toLowerCase().indexOf(f) >= 0;
+  }
   function nameCell(tr, row) {
     var td = el('td', 'nm'), target = td;
     if (row[1] >= 0) {
@@ -205,9 +216,18 @@
     var old = wrap.parentNode.querySelector('p.more');
     if (old) old.hidden = true;
     Array.prototype.forEach.call(this.table.querySelectorAll('th[data-k]'), function (th) {
-      th.addEventListener('click', function () {
+      function go() {
         var k = th.getAttribute('data-k');
         self.sort(k, self.key === k ? !self.asc : k === 'name');
+      }
+      /* Reached with Tab, pressed with Enter or the space bar. */
+      th.tabIndex = 0;
+      th.addEventListener('click', go);
+      th.addEventListener('keydown', function (e) {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          go();
+        }
       });
     });
     var n = Number(this.table.getAttribute('data-n')), shown = this.table.tBodies.length;
@@ -277,8 +297,8 @@
     this.clear();
     for (var i = 0; i < groups.length; i++) {
       var g = groups[i], inner = g[4];
-      if (f && g[0].toLowerCase().indexOf(f) < 0) {
-        inner = inner.filter(function (r) { return r[0].toLowerCase().indexOf(f) >= 0; });
+      if (f && !matches(g[0], f)) {
+        inner = inner.filter(function (r) { return matches(r[0], f); });
         if (!inner.length) continue;
       }
       matching++;
