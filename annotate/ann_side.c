@@ -149,9 +149,12 @@ void ann_side_metadata(const struct ann *a)
 	size_t i;
 
 	for (i = 0; i < a->nfiles; i++) {
-		char head[48];
-		snprintf(head, sizeof head, "Column group %s:", a->side_labels[i]);
-		printf("%-17s %s\n", head, a->prof.in[i].path);
+		/* "Column group LABEL:" padded to the 17 columns of the other
+		 * Metadata headings, never cut. */
+		const char *l = a->side_labels[i];
+		size_t w = 14 + cgp_utf8_len(l, strlen(l));
+		printf("Column group %s:%*s %s\n", l, w < 17 ? (int)(17 - w) : 0, "",
+		       a->prof.in[i].path);
 	}
 }
 

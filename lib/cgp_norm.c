@@ -31,10 +31,17 @@ struct preset {
 
 /* The presets, by name; static, never freed. */
 static const struct preset presets[] = {
+	/* The mangled hash is the path's last segment: right before its E,
+	 * at the end of the name or before a suffix (".llvm.N"); the digit
+	 * before "17h" may end the previous segment (from_utf8). */
 	{ "rust", { "s/::h[0-9a-f]{16}(?![0-9A-Za-z_])//g",
-		    "s/(?<![0-9])17h[0-9a-f]{16}E/E/g", NULL } },
+		    "s/17h[0-9a-f]{16}E(?=$|\\.)/E/", NULL } },
+	/* Mangled or C (".constprop.0"), and as the demangler writes them
+	 * in C++ names (" [clone .constprop.0]"). */
 	{ "clones", { "s/(?:\\.(?:constprop|isra|part|lto_priv|clone|llvm)\\.[0-9]+"
-		      "|\\.cold(?:\\.[0-9]+)?)+$//", NULL } },
+		      "|\\.cold(?:\\.[0-9]+)?)+$//",
+		      "s/(?: \\[clone \\.(?:constprop|isra|part|lto_priv|clone|llvm|cold)"
+		      "(?:\\.[0-9]+)*\\])+$//", NULL } },
 };
 
 int cgp_normalize_add(struct cgp_subst **fn, const char *list, struct cgp_error *err)
