@@ -360,10 +360,20 @@ static Int cg_proc_fd(const HChar *path)
    is no such link. */
 static Bool cg_is_proc_link(const HChar *path)
 {
-   HChar target[8];
-   return cg_proc_fd(path) >= 0
-          || (VG_(strncmp)(path, "/proc/", 6) == 0
-              && VG_(readlink)(path, target, sizeof target) >= 0);
+   if (cg_proc_fd(path) >= 0)
+      return True;
+   /* Another process's: /proc/<pid>/fd/<n>, exactly (a link of the user's
+      reached through /proc/self/cwd is an ordinary link). */
+   if (VG_(strncmp)(path, "/proc/", 6) != 0)
+      return False;
+   const HChar *p = path + 6;
+   while (*p && *p != '/')
+      p++;
+   if (p == path + 6 || VG_(strncmp)(p, "/fd/", 4) != 0 || p[4] == '\0')
+      return False;
+   for (p += 4; *p >= '0' && *p <= '9'; p++)
+      ;
+   return *p == '\0';
 }
 
 /* The file a path finally names, following symbolic links (relative
@@ -555,20 +565,20 @@ static SysRes cg_syscall2(UWord sysno, UWord a1, UWord a2)
    return VG_(do_syscall)(sysno, a1, a2, 0, 0, 0, 0, 0, 0);
 }
 
-/* A write beyond the file-size limit also raises SIGXFSZ in this thread.
-   Signals are blocked while the tool runs, so it stays pending, and the
-   core would deliver it to the program at its next check, ending it
-   (whose default action is to die) for a part the tool failed to write:
-   the program must run on and keep its exit status.  So it is taken
-   here, with a zero timeout.  (At exit no program code runs any more.) */
-static void cg_drop_sigxfsz(void)
+/* A write beyond the file-size limit also raises SIGXFSZ in this thread,
+   and one to a pipe or FIFO whose reader has gone SIGPIPE.  Signals are
+   blocked while the tool runs, so it stays pending, and the core would
+   deliver it to the program at its next check, ending it (the default
+   action of both is to die) for a part the tool failed to write: the
+   program must run on and keep its exit status.  So it is taken here,
+   with a zero timeout.  (At exit no program code runs any more.) */
+static void cg_drop_signal(Int sig)
 {
    vki_sigset_t set;
    struct vki_timespec zero = { 0, 0 };
 
    VG_(memset)(&set, 0, sizeof set);
-   set.sig[(VKI_SIGXFSZ - 1) / _VKI_NSIG_BPW] =
-      1UL << ((VKI_SIGXFSZ - 1) % _VKI_NSIG_BPW);
+   set.sig[(sig - 1) / _VKI_NSIG_BPW] = 1UL << ((sig - 1) % _VKI_NSIG_BPW);
    (void)VG_(do_syscall)(__NR_rt_sigtimedwait, (UWord)&set, 0, (UWord)&zero,
                          sizeof(vki_sigset_t), 0, 0, 0, 0);
 }
@@ -602,29 +612,32 @@ static SysRes cg_open_in_place(const HChar *file, const HChar *path,
 }
 
 /* The core's VG_(safe_fd) (pub_core_libcfile.h, in the core library every
-   tool is linked with): moves a descriptor into the range the core keeps
-   for itself, which the program can neither see nor close, marked
-   close-on-exec. */
+   tool is linked with, outside the tool API): moves a descriptor into the
+   range the core keeps for itself, which the program can neither see nor
+   close, marked close-on-exec; it asserts rather than fail. */
 extern Int VG_(safe_fd)(Int oldfd);
 
 /* A FIFO as output is opened once and kept open for the run (in the
    core's range), and each profile written through a dup of it: reopened
    for each part, it would show its reader an end of file after the
    first, and a reader that then stops (cat) would leave the next open
-   waiting for ever. */
+   waiting for ever.  When its reader has gone (a write failed with
+   EPIPE), it is closed, and later parts open it without waiting: written
+   if a new reader is there, else lost with the reason. */
 static Int cg_fifo_fd = -1;
 static HChar *cg_fifo_name;
+static Bool cg_fifo_left;    /* a reader went away: do not wait for one */
 
 static SysRes cg_open_fifo(const HChar *file)
 {
    if (cg_fifo_fd >= 0 && VG_(strcmp)(cg_fifo_name, file) == 0)
       return VG_(dup)(cg_fifo_fd);
-   SysRes sres = VG_(open)(file, VKI_O_WRONLY, 0);
+   SysRes sres = VG_(open)(file, VKI_O_WRONLY | (cg_fifo_left ? VKI_O_NONBLOCK : 0), 0);
    if (sr_isError(sres))
       return sres;
    Int fd = VG_(safe_fd)((Int)sr_Res(sres));
-   if (fd < 0)
-      return VG_(open)(file, VKI_O_WRONLY, 0);
+   if (cg_fifo_left)             /* writes wait for the reader again */
+      VG_(do_syscall)(__NR_fcntl, (UWord)fd, VKI_F_SETFL, VKI_O_WRONLY, 0, 0, 0, 0, 0);
    if (cg_fifo_fd >= 0) {
       VG_(close)(cg_fifo_fd);
       VG_(free)(cg_fifo_name);
@@ -632,6 +645,38 @@ static SysRes cg_open_fifo(const HChar *file)
    cg_fifo_fd = fd;
    cg_fifo_name = VG_(strdup)("cg.main.fifo", file);
    return VG_(dup)(fd);
+}
+
+/* A write to file failed with EPIPE: if it is the FIFO kept open, its
+   reader has gone. */
+static void cg_fifo_gone(const HChar *file)
+{
+   if (cg_fifo_fd < 0 || VG_(strcmp)(cg_fifo_name, file) != 0)
+      return;
+   VG_(close)(cg_fifo_fd);
+   VG_(free)(cg_fifo_name);
+   cg_fifo_fd = -1;
+   cg_fifo_left = True;
+}
+
+/* One of the program's own open files named as /proc/self/fd/N
+   (/dev/stdout): a dup of its descriptor, written at its offset, after
+   what the program wrote there (opened again, a regular file would be
+   written from its start: the program's output and every part before
+   would be overwritten); False if there is no such descriptor open for
+   writing. */
+static Bool cg_open_proc_fd(Int pfd, SysRes *out)
+{
+   SysRes d = VG_(dup)(pfd);
+   if (sr_isError(d))
+      return False;
+   SysRes fl = cg_syscall2(__NR_fcntl, sr_Res(d), VKI_F_GETFL);
+   if (!sr_isError(fl) && (sr_Res(fl) & VKI_O_ACCMODE) != VKI_O_RDONLY) {
+      *out = d;
+      return True;
+   }
+   VG_(close)((Int)sr_Res(d));
+   return False;
 }
 
 /* Opens where the profile for path goes (file: path with its links
@@ -645,21 +690,10 @@ static SysRes cg_open_output(const HChar *file, const HChar *path,
    struct vg_stat st;
 
    if (cg_is_special_file(file)) {
-      /* One of the program's open files (/dev/stdout): written through
-         the program's own descriptor, at its offset, after what the
-         program wrote there.  Opened again, a regular file would be
-         written from its start: the program's output and every part
-         before would be overwritten. */
       Int pfd = cg_proc_fd(file);
-      if (pfd >= 0) {
-         SysRes d = VG_(dup)(pfd);
-         if (!sr_isError(d)) {
-            SysRes fl = cg_syscall2(__NR_fcntl, sr_Res(d), VKI_F_GETFL);
-            if (!sr_isError(fl) && (sr_Res(fl) & VKI_O_ACCMODE) != VKI_O_RDONLY)
-               return d;
-            VG_(close)((Int)sr_Res(d));  /* read-only: opened as a file */
-         }
-      }
+      SysRes d;
+      if (pfd >= 0 && cg_open_proc_fd(pfd, &d))
+         return d;               /* else opened as a file, as before */
       struct vg_stat fst;
       if (!sr_isError(VG_(stat)(file, &fst)) && VKI_S_ISFIFO(fst.mode))
          return cg_open_fifo(file);
@@ -728,7 +762,11 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
          if (tmp)
             VG_(unlink)(tmp);
          if (err == VKI_EFBIG)
-            cg_drop_sigxfsz();
+            cg_drop_signal(VKI_SIGXFSZ);
+         if (err == VKI_EPIPE) {
+            cg_drop_signal(VKI_SIGPIPE);
+            cg_fifo_gone(file);
+         }
       }
    }
    if (tmp)
