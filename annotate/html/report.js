@@ -65,7 +65,7 @@
   }
   /* The change column of a diff (cgp_gate_cells): a ratio without an old
    * value counts as 0 there, as in its delta. */
-  function change(k, o, n, d) {
+  function change(o, d) {
     if (o === null) o = 0;
     if (d === null) return 'n/a';
     if (o === 0) return d ? 'new' : '';
@@ -73,7 +73,7 @@
     var x = d * 100 / Math.abs(o);
     return (x >= 0 ? '+' : '') + fix1(x) + '%';
   }
-  function changeValue(k, o, d) {
+  function changeValue(o, d) {
     if (o === null) o = 0;
     if (d === null) return null;
     if (o === 0) return d > 0 ? Infinity : d < 0 ? -Infinity : 0;
@@ -89,10 +89,10 @@
       case 'c': st.push(BigInt(x[1])); break;
       case 'e': st.push(BigInt(rec[x[1]])); break;
       case 'n': st.push(-st.pop()); break;
-      default:
-        b = st.pop();
-        var a = st.pop();
-        st.push(x[0] === '+' ? a + b : x[0] === '-' ? a - b : a * b);
+      case '+': b = st.pop(); st.push(st.pop() + b); break;
+      case '-': b = st.pop(); st.push(st.pop() - b); break;
+      case '*': b = st.pop(); st.push(st.pop() * b); break;
+      default: throw new Error('formula: no ' + x[0] + ' in a count');  /* ratios have no shares */
       }
     });
     return Number(st[0]);
@@ -157,7 +157,7 @@
       tr.appendChild(el('td', 'od', count(k, o)));
       tr.appendChild(el('td', '', count(k, n)));
       tr.appendChild(el('td', cls, d !== null && d > 0 ? '+' + count(k, d) : count(k, d)));
-      tr.appendChild(el('td', cls, change(k, o, n, d)));
+      tr.appendChild(el('td', cls, change(o, d)));
     }
   }
   function row(cls, r, cum, inner) {
@@ -242,7 +242,7 @@
     if (k === 'name') return r[0];
     if (k.charAt(0) === 'c') {
       var e = Number(k.slice(1));
-      return changeValue(e, r[3][3 * e], r[3][3 * e + 2]);
+      return changeValue(r[3][3 * e], r[3][3 * e + 2]);
     }
     return r[3][Number(k)];
   };
@@ -422,8 +422,12 @@
       any = true;
     });
     /* A fragment that is a place in the page (a section, a line) leaves
-     * the tables as they are; the page as loaded needs no render. */
-    if (!any && (h !== '' || first === true)) return;
+     * the tables as they are, and so does going back to no fragment from
+     * one (sorting and filtering by hand do not change the fragment);
+     * the page as loaded needs no render. */
+    var was = stateShown;
+    stateShown = any;
+    if (!any && (h !== '' || first === true || !was)) return;
     tables.forEach(function (t) {
       t.filter = args.filter !== undefined ? args.filter : '';
       t.input.value = t.filter;
@@ -437,6 +441,7 @@
     }
     tables.forEach(function (t) { t.sort(k, asc); });
   }
+  var stateShown = false;   /* whether the last fragment set the tables */
   window.addEventListener('hashchange', fromHash);
   fromHash(true);
   document.body.setAttribute('data-js', 'ready');
