@@ -342,13 +342,13 @@ long cgp_gate_eval(const struct cgp_model *m, struct cgp_limit *l, size_t n,
 		if (x->scope && !x->nmatch)
 			return bad(err, x->spec, "its scope matches no function of either "
 						 "profile");
-		if (x->old == CGP_NA && m->ratio[x->col])
-			return bad(err, x->spec, "the old value cannot be computed (its formula "
-						 "divides by zero)");
-		if (x->new == CGP_NA && m->ratio[x->col])
-			return bad(err, x->spec, "the new value cannot be computed (its formula "
-						 "divides by zero)");
-		if (__builtin_sub_overflow(x->new, x->old, &x->delta))
+		if (m->ratio[x->col] && x->old == CGP_NA && x->new == CGP_NA)
+			return bad(err, x->spec, "its value cannot be computed in either "
+						 "profile (its formula divides by zero)");
+		if (m->ratio[x->col] && (x->old == CGP_NA || x->new == CGP_NA))
+			/* n/a on one side counts as 0 there, as in the model. */
+			x->delta = x->old == CGP_NA ? x->new : -x->old;
+		else if (__builtin_sub_overflow(x->new, x->old, &x->delta))
 			return cgp_error_set(err, CGP_EOVERFLOW,
 					     "--fail-above=%s: the change exceeds the 64-bit range",
 					     x->spec);
