@@ -400,7 +400,9 @@ static const char *status_text(int status)
 {
 	static char buf[64];
 
-	if (status > 128)
+	/* A shell's 128 + N for signal N; above the last signal, a plain
+	 * exit status (exit(200) is no signal 72). */
+	if (status > 128 && status - 128 < NSIG)
 		snprintf(buf, sizeof buf, "status %d (signal %d)", status, status - 128);
 	else
 		snprintf(buf, sizeof buf, "status %d", status);

@@ -13,6 +13,9 @@ set -eu
 
 [ $# -ge 2 ] && [ $# -le 3 ] || { echo "usage: $0 BASELINE NEW [PERCENT]" >&2; exit 2; }
 base=$1 new=$2 limit=${3:-0}
+case $limit in
+    ''|*[!0-9.]*|*.*.*|.) echo "cg-gate: PERCENT must be a number, such as 0.5 (no %): $limit" >&2; exit 2 ;;
+esac
 
 # The Ir total: the summary: count in the column that events: names Ir.
 ir_total() {
