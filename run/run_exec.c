@@ -331,7 +331,8 @@ static void on_signal(int sig)
 /* Every signal whose default action ends a program, but SIGPIPE (which
  * cg_run ignores: a closed standard error must not leave the scratch
  * folder behind) and the program's own faults.  Passed on to the run,
- * after which cg_run cleans up and ends as the signal would. */
+ * after which cg_run cleans up and ends as the signal would; but one that
+ * was ignored when cg_run started is left ignored. */
 static const int passed_on[] = {
 	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU,
 	SIGVTALRM, SIGPROF
@@ -378,7 +379,12 @@ int run_once(const struct run_config *c, const struct run_target *t,
 	sigemptyset(&deflt);
 	sigaddset(&deflt, SIGPIPE);
 	for (i = 0; i < NPASSED; i++) {
-		sigaction(passed_on[i], &sa, &old[i]);
+		/* One ignored when cg_run started stays ignored, and the
+		 * program inherits that (nohup, a shell's background job). */
+		sigaction(passed_on[i], NULL, &old[i]);
+		if (old[i].sa_handler == SIG_IGN)
+			continue;
+		sigaction(passed_on[i], &sa, NULL);
 		sigaddset(&block, passed_on[i]);
 	}
 	sigprocmask(SIG_BLOCK, &block, &prev);
