@@ -954,9 +954,9 @@ IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
          if (cg_gated() && cg_collect_is_entry(st->Ist.IMark.addr))
             cg_emit_collect_entry(cgs);
          inode = NULL;
-      }
-      else if (st->tag == Ist_Exit)
+      } else if (st->tag == Ist_Exit) {
          cg_flush_events(cgs);     /* control may leave here */
+      }
       addStmtToIRSB(sb_out, st);
    }
    if (inode != NULL)

@@ -370,59 +370,51 @@ void cg_parts_zero(void)
    cg_reset_budget(0);
 }
 
-/* Where a fault while probing a page returns to. */
-static VG_MINIMAL_JMP_BUF(cg_probe_env);
+/* Where a fault while copying client memory returns to. */
+static VG_MINIMAL_JMP_BUF(cg_copy_env);
 
-static void cg_probe_fault(Int sig, Addr addr)
+static void cg_copy_fault(Int sig, Addr addr)
 {
    (void)addr;
    if (sig == VKI_SIGSEGV || sig == VKI_SIGBUS)
-      VG_MINIMAL_LONGJMP(cg_probe_env);
+      VG_MINIMAL_LONGJMP(cg_copy_env);
    /* Other signals: the core goes on as without a catcher. */
 }
 
-/* Whether a byte of every page of [a, a + len) can be read.  Faults
-   come per page, and no client thread runs while the tool does (the
-   core's lock), so the pages stay readable until the tool has read
-   them. */
-static Bool cg_probe(Addr a, SizeT len)
+/* Copies what the tool can read of the client's [a, a + n) into buf, up
+   to the first byte it cannot: one the address space manager says the
+   client may not read, or one whose reading faults (a page of a file
+   mapping past the end of the file is mapped readable, but reading it
+   raises SIGBUS).  The copy is made under a fault catcher, so a file cut
+   short by another process meanwhile is safe too.  Returns the number of
+   bytes copied.  A system call or two: for the names of dump requests. */
+static SizeT cg_client_copy(Addr a, UChar *buf, SizeT n)
 {
-   Addr page = a & ~(Addr)(VKI_PAGE_SIZE - 1);
-   Addr last = (a + len - 1) & ~(Addr)(VKI_PAGE_SIZE - 1);
-   volatile Bool ok = True;
+   volatile SizeT got = 0;
    vki_sigset_t mask;
    fault_catcher_t prev;
 
+   /* Only pages the client may read (checked page by page). */
+   SizeT ok = 0;
+   while (ok < n && a + ok >= a) {
+      Addr at = a + ok, end = (at | (VKI_PAGE_SIZE - 1)) + 1;
+      SizeT k = end - at < n - ok ? end - at : n - ok;
+      if (!VG_(am_is_valid_for_client)(at, k, VKI_PROT_READ))
+         break;
+      ok += k;
+   }
    /* The catcher leaves the core's signal handler by a jump, with the
       signal still blocked: the mask is put back after a fault. */
    VG_(sigprocmask)(VKI_SIG_SETMASK, NULL, &mask);
-   prev = VG_(set_fault_catcher)(cg_probe_fault);
-   if (VG_MINIMAL_SETJMP(cg_probe_env) == 0) {
-      for (;;) {
-         Addr at = page < a ? a : page;
-         (void)*(volatile const UChar *)at;
-         if (page == last)
-            break;
-         page += VKI_PAGE_SIZE;
-      }
+   prev = VG_(set_fault_catcher)(cg_copy_fault);
+   if (VG_MINIMAL_SETJMP(cg_copy_env) == 0) {
+      for (; got < ok; got++)
+         buf[got] = ((volatile const UChar *)a)[got];
    } else {
-      ok = False;
       VG_(sigprocmask)(VKI_SIG_SETMASK, &mask, NULL);
    }
    VG_(set_fault_catcher)(prev);
-   return ok;
-}
-
-/* Whether the tool can read the client's [a, a + len) without a fault:
-   the address space manager says the client may read it, and a byte of
-   each of its pages can be read (a page of a file mapping past the end of
-   the file is mapped readable, but reading it raises SIGBUS).  A system
-   call or two: for the names of dump requests only. */
-static Bool cg_client_readable(Addr a, SizeT len)
-{
-   return len > 0 && a + len > a
-          && VG_(am_is_valid_for_client)(a, len, VKI_PROT_READ)
-          && cg_probe(a, len);
+   return got;
 }
 
 /* The longest dump name shown, in bytes of the client's string. */
@@ -430,18 +422,19 @@ static Bool cg_client_readable(Addr a, SizeT len)
 
 /* The name at the client's address p for a desc: line, into out (at
    least 4 * CG_NAME_MAX + 32 bytes): backslashes doubled, control
-   characters as \xHH, cut after CG_NAME_MAX bytes. */
+   characters as \xHH, cut after CG_NAME_MAX bytes, or with "..." where
+   it runs into memory that cannot be read. */
 static void cg_read_name(Addr p, HChar *out)
 {
-   for (UInt i = 0; i < CG_NAME_MAX; i++, p++) {
-      if ((i == 0 || (p & (VKI_PAGE_SIZE - 1)) == 0)
-          && !cg_client_readable(p, 1)) {
-         VG_(strcpy)(out, i == 0 ? "(unreadable name)" : "...");
-         return;
-      }
-      UChar c = *(const UChar *)p;
-      if (c == '\0')
-         break;
+   UChar name[CG_NAME_MAX + 1];
+   SizeT n = cg_client_copy(p, name, sizeof name), i;
+
+   if (n == 0) {
+      VG_(strcpy)(out, "(unreadable name)");
+      return;
+   }
+   for (i = 0; i < n && i < CG_NAME_MAX && name[i] != '\0'; i++) {
+      UChar c = name[i];
       if (c == '\\') {
          *out++ = '\\';
          *out++ = '\\';
@@ -450,19 +443,13 @@ static void cg_read_name(Addr p, HChar *out)
       } else {
          *out++ = (HChar)c;
       }
-      if (i == CG_NAME_MAX - 1) {
-         /* Longer than shown?  The next byte may start a page that cannot
-            be read: then the name did not end where it can be read. */
-         Addr q = p + 1;
-         if (((q & (VKI_PAGE_SIZE - 1)) == 0
-              && !cg_client_readable(q, 1))
-             || *(const UChar *)q != '\0') {
-            VG_(strcpy)(out, "...");
-            return;
-         }
-      }
    }
-   *out = '\0';
+   /* No NUL where it ends: longer than shown, or cut by memory that
+      cannot be read. */
+   if (i == n || (i == CG_NAME_MAX && name[i] != '\0'))
+      VG_(strcpy)(out, "...");
+   else
+      *out = '\0';
 }
 
 void cg_parts_dump_request(Addr name)

@@ -304,6 +304,21 @@ static void hex(struct cgp_buf *b, const unsigned char *p, size_t n)
 		cgp_buf_addf(b, "%02x", p[i]);
 }
 
+/* The next folder of the colon-separated list *list: its start (NULL
+ * after the last) and, in *len, its length (0 for an empty one); *list
+ * moves past it. */
+static const char *next_dir(const char **list, size_t *len)
+{
+	const char *d = *list, *end;
+
+	if (!d)
+		return NULL;
+	end = strchr(d, ':');
+	*len = end ? (size_t)(end - d) : strlen(d);
+	*list = end ? end + 1 : NULL;
+	return d;
+}
+
 /* p = DIR/.build-id/xx/yyyy.debug, DIR the dirlen bytes at dir, xx and
  * yyyy the hex of the n-byte build-id id. */
 static void build_id_path(struct cgp_buf *p, const char *dir, size_t dirlen, const void *id,
@@ -417,18 +432,16 @@ static int find_debug_file(struct ann_obj *o, const char *dirs, struct cgp_buf *
 {
 	struct want w = { NULL, 0, 0, 0, NULL };
 	struct cgp_buf p = CGP_BUF_INIT(PATH_MAX * 4);
-	const char *link, *d, *end;
+	const char *link, *d, *it = dirs;
 	char *odir;
+	size_t dl;
 	int found = 0;
 
 	w.idlen = dwelf_elf_gnu_build_id(o->elf, &w.id);
-	for (d = dirs; w.idlen > 0 && !found && *d; d = *end ? end + 1 : end) {
-		end = strchr(d, ':');
-		if (!end)
-			end = d + strlen(d);
-		if (end == d)
+	while (w.idlen > 0 && !found && (d = next_dir(&it, &dl))) {
+		if (!dl)
 			continue;
-		build_id_path(&p, d, (size_t)(end - d), w.id, (size_t)w.idlen);
+		build_id_path(&p, d, dl, w.id, (size_t)w.idlen);
 		found = p.s && try_debug_file(o, p.s, &w);
 	}
 	link = dwelf_elf_gnu_debuglink(o->elf, &w.crc);
@@ -442,12 +455,11 @@ static int find_debug_file(struct ann_obj *o, const char *dirs, struct cgp_buf *
 		cgp_buf_reset(&p);
 		cgp_buf_addf(&p, "%s%s.debug/%s", odir, sep, link);
 		found = found || (p.s && try_debug_file(o, p.s, &w));
-		for (d = dirs; !found && *d; d = *end ? end + 1 : end) {
-			end = strchr(d, ':');
-			if (!end)
-				end = d + strlen(d);
+		for (it = dirs; !found && (d = next_dir(&it, &dl));) {
+			if (!dl)
+				continue;
 			cgp_buf_reset(&p);
-			cgp_buf_addf(&p, "%.*s%s/%s", (int)(end - d), d, odir, link);
+			cgp_buf_addf(&p, "%.*s%s/%s", (int)dl, d, odir, link);
 			found = p.s && try_debug_file(o, p.s, &w);
 		}
 	}
@@ -513,19 +525,17 @@ static int find_alt(struct ann_obj *o, const char *dirs, struct cgp_buf *why)
 {
 	struct cgp_buf p = CGP_BUF_INIT(PATH_MAX * 4);
 	struct cgp_error e = CGP_ERROR_INIT;
-	const char *name, *d, *end;
+	const char *name, *d, *it = dirs;
 	const void *id, *aid;
+	size_t dl;
 	ssize_t n = dwelf_dwarf_gnu_debugaltlink(o->dw, &name, &id);
 
 	if (n <= 0 || dwarf_getalt(o->dw))
 		return 0;
-	for (d = dirs; *d && !o->adw; d = *end ? end + 1 : end) {
-		end = strchr(d, ':');
-		if (!end)
-			end = d + strlen(d);
-		if (end == d)
+	while (!o->adw && (d = next_dir(&it, &dl))) {
+		if (!dl)
 			continue;
-		build_id_path(&p, d, (size_t)(end - d), id, (size_t)n);
+		build_id_path(&p, d, dl, id, (size_t)n);
 		if (!p.s || access(p.s, F_OK) || elf_open(p.s, &o->afd, &o->aelf, &e)) {
 			cgp_error_release(&e);
 			continue;
