@@ -474,14 +474,78 @@ int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
  */
 static char *folder_of(const char *path);
 
+/* What the symbolic link cur names (relative to its folder), malloc'd;
+ * NULL if cur is no link, or on an error.  cur is freed. */
+static char *follow(char *cur)
+{
+	char link[PATH_MAX], *next, *dir;
+	ssize_t n = readlink(cur, link, sizeof link - 1);
+
+	if (n < 0) {
+		free(cur);
+		return NULL;
+	}
+	link[n] = '\0';
+	dir = link[0] == '/' ? NULL : folder_of(cur);
+	next = link[0] == '/' || dir ? malloc((dir ? strlen(dir) + 1 : 0) + (size_t)n + 1)
+				     : NULL;
+	if (next)
+		sprintf(next, "%s%s%s", dir ? dir : "", dir ? "/" : "", link);
+	free(dir);
+	free(cur);
+	return next;
+}
+
+/* N if path names one of this process's open descriptors: /dev/fd/N,
+ * /proc/self/fd/N, /proc/thread-self/fd/N, /proc/<pid>/fd/N; else -1. */
+static int fd_path(const char *path)
+{
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/",
+					    "/proc/thread-self/fd/" };
+	char own[40];
+	const char *rest = NULL;
+	size_t i;
+	long n;
+
+	snprintf(own, sizeof own, "/proc/%ld/fd/", (long)getpid());
+	for (i = 0; i < sizeof dirs / sizeof dirs[0] && !rest; i++)
+		if (!strncmp(path, dirs[i], strlen(dirs[i])))
+			rest = path + strlen(dirs[i]);
+	if (!rest && !strncmp(path, own, strlen(own)))
+		rest = path + strlen(own);
+	if (!rest || *rest < '0' || *rest > '9')
+		return -1;
+	for (n = 0; *rest >= '0' && *rest <= '9' && n < (1L << 30); rest++)
+		n = n * 10 + (*rest - '0');
+	return *rest || n >= (1L << 30) ? -1 : (int)n;
+}
+
+/* The descriptor N when path, or the chain of links from it, names one
+ * of this process's open files (/dev/stdout is a link to /proc/self/fd/1);
+ * else -1. */
+static int own_fd(const char *path)
+{
+	char *cur = strdup(path);
+	struct stat st;
+	int hops, n = -1;
+
+	for (hops = 0; cur && hops < 40 && n < 0; hops++) {
+		n = fd_path(cur);
+		if (n < 0 && (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)))
+			break;
+		if (n < 0)
+			cur = follow(cur);
+	}
+	free(cur);
+	return n;
+}
+
 /* The file a dangling symbolic link (chain) at path names, malloc'd; NULL
  * if it is not one (a loop, an unreadable link, out of memory). */
 static char *dangling_target(const char *path)
 {
-	char *cur = strdup(path), *next, *dir;
-	char link[PATH_MAX];
+	char *cur = strdup(path);
 	struct stat st;
-	ssize_t n;
 	int hops;
 
 	for (hops = 0; cur && hops < 40; hops++) {
@@ -493,19 +557,7 @@ static char *dangling_target(const char *path)
 			return errno == ENOENT ? cur : (free(cur), NULL);
 		if (!S_ISLNK(st.st_mode))
 			break;
-		n = readlink(cur, link, sizeof link - 1);
-		if (n < 0)
-			break;
-		link[n] = '\0';
-		dir = link[0] == '/' ? NULL : folder_of(cur);
-		if (link[0] != '/' && !dir)
-			break;
-		next = malloc((dir ? strlen(dir) + 1 : 0) + (size_t)n + 1);
-		if (next)
-			sprintf(next, "%s%s%s", dir ? dir : "", dir ? "/" : "", link);
-		free(dir);
-		free(cur);
-		cur = next;
+		cur = follow(cur);
 	}
 	free(cur);
 	return NULL;
@@ -621,9 +673,27 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
 	o->inplace = 0;
 	o->warning = (struct cgp_buf)CGP_BUF_INIT(SIZE_MAX / 2);
 	o->name = strdup(path);
-	o->path = real_target(path, &direct, &mode, &exists);
+	o->path = NULL;
 	cgp_out_init(&o->out, -1, o->name);
-	if (!o->name || (!direct && !o->path))
+	if (!o->name)
+		return outfile_nomem(o, err);
+	/* One of this process's open files (/dev/stdout): written through a
+	 * dup of its descriptor, at its offset, after what was written there
+	 * before (opened again, a regular file would be written from its
+	 * start, over the output before it, and renaming over it would leave
+	 * the shell's descriptor on the old file). */
+	if ((fd = own_fd(path)) >= 0) {
+		int d = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		if (d < 0) {
+			e = errno;
+			cgp_outfile_abort(o);
+			return cgp_error_sys(err, CGP_EIO, e, "cannot write '%s'", path);
+		}
+		o->out.fd = d;
+		return 0;
+	}
+	o->path = real_target(path, &direct, &mode, &exists);
+	if (!direct && !o->path)
 		return outfile_nomem(o, err);
 	if (direct) {
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
