@@ -665,7 +665,7 @@ static int open_in_place(struct cgp_outfile *o, int exists, int e,
 
 int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *err)
 {
-	int fd, direct, exists, e;
+	int fd, direct = 0, exists = 0, e, own;
 	mode_t mode = 0;
 	size_t n;
 
@@ -682,25 +682,20 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
 	 * before (opened again, a regular file would be written from its
 	 * start, over the output before it, and renaming over it would leave
 	 * the shell's descriptor on the old file). */
-	if ((fd = own_fd(path)) >= 0) {
-		int d = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-		if (d < 0) {
-			e = errno;
-			cgp_outfile_abort(o);
-			return cgp_error_sys(err, CGP_EIO, e, "cannot write '%s'", path);
-		}
-		o->out.fd = d;
-		return 0;
+	own = own_fd(path);
+	if (own < 0) {
+		o->path = real_target(path, &direct, &mode, &exists);
+		if (!direct && !o->path)
+			return outfile_nomem(o, err);
 	}
-	o->path = real_target(path, &direct, &mode, &exists);
-	if (!direct && !o->path)
-		return outfile_nomem(o, err);
-	if (direct) {
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (own >= 0 || direct) {
+		fd = own >= 0 ? fcntl(own, F_DUPFD_CLOEXEC, 0)
+			      : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 		if (fd < 0) {
 			e = errno;
 			cgp_outfile_abort(o);
-			return cgp_error_sys(err, CGP_EIO, e, "cannot create '%s'", path);
+			return cgp_error_sys(err, CGP_EIO, e, own >= 0 ? "cannot write '%s'"
+							   : "cannot create '%s'", path);
 		}
 		o->out.fd = fd;
 		return 0;
