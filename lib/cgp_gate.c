@@ -345,10 +345,7 @@ long cgp_gate_eval(const struct cgp_model *m, struct cgp_limit *l, size_t n,
 		if (m->ratio[x->col] && x->old == CGP_NA && x->new == CGP_NA)
 			return bad(err, x->spec, "its value cannot be computed in either "
 						 "profile (its formula divides by zero)");
-		if (m->ratio[x->col] && (x->old == CGP_NA || x->new == CGP_NA))
-			/* n/a on one side counts as 0 there, as in the model. */
-			x->delta = x->old == CGP_NA ? x->new : -x->old;
-		else if (__builtin_sub_overflow(x->new, x->old, &x->delta))
+		if (cgp_model_delta(m, x->col, x->old, x->new, &x->delta))
 			return cgp_error_set(err, CGP_EOVERFLOW,
 					     "--fail-above=%s: the change exceeds the 64-bit range",
 					     x->spec);

@@ -95,6 +95,16 @@ int cgp_model_derive(const struct cgp_model *m, int64_t *v, struct cgp_error *er
 	return cgp_derives_eval(m->der, v, m->nrec, err);
 }
 
+int cgp_model_delta(const struct cgp_model *m, unsigned k, int64_t o, int64_t n, int64_t *d)
+{
+	if (m->ratio[k] && (o == CGP_NA || n == CGP_NA)) {
+		/* A ratio is never INT64_MIN: -o fits. */
+		*d = o == CGP_NA ? n : -o;
+		return 0;
+	}
+	return __builtin_sub_overflow(n, o, d) ? -1 : 0;
+}
+
 /* Derived columns of every side, then the deltas; an overflow of a
  * delta names its event and where (file and fn, or file alone, or
  * neither for the total). */
@@ -110,15 +120,7 @@ static int complete_at(const struct cgp_model *m, int64_t *v, const struct cgp_n
 		return rc;
 	for (k = 0; k < m->ncol; k++) {
 		int64_t o = v[k], n = v[m->ncol + k];
-		if (m->ratio[k] && (o == CGP_NA || n == CGP_NA)) {
-			/* A ratio without a value on one side counts as 0
-			 * there (docs/manual/ci.md): a function new in the new
-			 * profile changes by its new value.  (A ratio is never
-			 * INT64_MIN: -o fits.) */
-			v[2 * m->ncol + k] = o == CGP_NA ? (n == CGP_NA ? CGP_NA : n) : -o;
-			continue;
-		}
-		if (__builtin_sub_overflow(n, o, &v[2 * m->ncol + k])) {
+		if (cgp_model_delta(m, k, o, n, &v[2 * m->ncol + k])) {
 			struct cgp_buf b = CGP_BUF_INIT(1 << 20);
 			if (file)
 				cgp_buf_add(&b, file->s, file->len);

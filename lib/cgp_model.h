@@ -145,6 +145,12 @@ int cgp_model_set_total(struct cgp_model *m, const int64_t *a, const int64_t *b,
 int cgp_model_finish(struct cgp_model *m, struct cgp_error *err);
 /* Fills v[nrec..ncol) of a value vector (one side) from v[0..nrec). */
 int cgp_model_derive(const struct cgp_model *m, int64_t *v, struct cgp_error *err);
+/* *d = n - o for column k, old value o and new n: a ratio without a value
+ * on one side (CGP_NA) counts as 0 there (docs/manual/ci.md: a function
+ * new in the new profile changes by its new value), and without one on
+ * either side has none (CGP_NA).  0, or -1 if the difference exceeds 64
+ * bits.  The model's deltas and the gate's limits both take it. */
+int cgp_model_delta(const struct cgp_model *m, unsigned k, int64_t o, int64_t n, int64_t *d);
 /* Adds the recorded values of every side of the value vector src to dst
  * (a vector as a row's), then computes dst's derived columns and, in a
  * diff, its deltas again: two rows taken as one.  0 or CGP_EOVERFLOW. */
