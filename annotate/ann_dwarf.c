@@ -91,14 +91,7 @@ struct ann_obj {
 	struct ranges units;  /* ranges of the units: index into u */
 	struct ann_sym *sym;
 	size_t nsym;
-	struct shown *shown;  /* ann_obj_frame_name()'s names, by DIE */
-	size_t nshown, shownmask;
-};
-
-/* A name as a report shows it, for the DIE at addr. */
-struct shown {
-	const void *addr;
-	char *name;
+	struct ann_ptrmap shown;  /* ann_obj_frame_name()'s names, by DIE */
 };
 
 static void ranges_add(struct ranges *x, uint64_t lo, uint64_t hi, size_t idx)
@@ -766,9 +759,7 @@ void ann_obj_close(struct ann_obj *o)
 	}
 	free(o->u);
 	cgp_error_release(&o->units_err);
-	for (i = 0; o->shown && i <= o->shownmask; i++)
-		free(o->shown[i].name);
-	free(o->shown);
+	ann_ptrmap_release(&o->shown);
 	ranges_release(&o->units);
 	free(o->sym);
 	if (o->dw)
@@ -1238,38 +1229,58 @@ const char *ann_obj_frame_name(struct ann_obj *o, const struct ann_frame *f)
 {
 	Dwarf_Attribute a;
 	Dwarf_Die key = f->die;
-	size_t i, h;
+	struct ann_ptrmap_slot *sl;
 
 	if (!f->fn)
 		return NULL;
 	/* Every inlined instance of a function has the same abstract origin:
 	 * one name, and one walk of its unit, per function. */
 	dwarf_formref_die(dwarf_attr(&key, DW_AT_abstract_origin, &a), &key);
-	if (!o->shown || 2 * (o->nshown + 1) > o->shownmask + 1) {
-		size_t cap = o->shown ? 2 * (o->shownmask + 1) : 256;
-		struct shown *t = xcalloc(cap, sizeof *t);
-		for (i = 0; o->shown && i <= o->shownmask; i++) {
-			if (!o->shown[i].addr)
-				continue;
-			h = ((uintptr_t)o->shown[i].addr >> 3) & (cap - 1);
-			while (t[h].addr)
-				h = (h + 1) & (cap - 1);
-			t[h] = o->shown[i];
-		}
-		free(o->shown);
-		o->shown = t;
-		o->shownmask = cap - 1;
-	}
-	for (h = ((uintptr_t)key.addr >> 3) & o->shownmask; o->shown[h].addr;
-	     h = (h + 1) & o->shownmask)
-		if (o->shown[h].addr == key.addr)
-			return o->shown[h].name;
-	o->shown[h].addr = key.addr;
-	o->shown[h].name = shown_name(o, &key, 0);
-	if (!o->shown[h].name)
-		o->shown[h].name = strdup(f->fn);
-	if (!o->shown[h].name)
+	sl = ann_ptrmap_get(&o->shown, key.addr);
+	if (!sl->val)
+		sl->val = shown_name(o, &key, 0);
+	if (!sl->val)
+		sl->val = strdup(f->fn);
+	if (!sl->val)
 		die(1, "out of memory");
-	o->nshown++;
-	return o->shown[h].name;
+	return sl->val;
+}
+
+struct ann_ptrmap_slot *ann_ptrmap_get(struct ann_ptrmap *m, const void *key)
+{
+	size_t h, i;
+
+	if (2 * (m->n + 1) > (m->slot ? m->mask + 1 : 0)) {
+		/* Grown to twice the size, the keys placed again. */
+		size_t cap = m->slot ? 2 * (m->mask + 1) : 64;
+		struct ann_ptrmap_slot *t = xcalloc(cap, sizeof *t);
+		for (i = 0; m->slot && i <= m->mask; i++) {
+			if (!m->slot[i].key)
+				continue;
+			for (h = ((uintptr_t)m->slot[i].key >> 3) & (cap - 1); t[h].key;
+			     h = (h + 1) & (cap - 1))
+				;
+			t[h] = m->slot[i];
+		}
+		free(m->slot);
+		m->slot = t;
+		m->mask = cap - 1;
+	}
+	for (h = ((uintptr_t)key >> 3) & m->mask; m->slot[h].key; h = (h + 1) & m->mask)
+		if (m->slot[h].key == key)
+			return &m->slot[h];
+	m->slot[h].key = key;
+	m->n++;
+	return &m->slot[h];
+}
+
+void ann_ptrmap_release(struct ann_ptrmap *m)
+{
+	size_t i;
+
+	for (i = 0; m->slot && i <= m->mask; i++)
+		free(m->slot[i].val);
+	free(m->slot);
+	m->slot = NULL;
+	m->n = m->mask = 0;
 }

@@ -55,6 +55,21 @@ struct ann_chain {
 
 void ann_chain_release(struct ann_chain *c);
 
+/* A map from pointers (never NULL) to malloc'd strings, by open
+ * addressing; zeroed, it is empty. */
+struct ann_ptrmap {
+	struct ann_ptrmap_slot {
+		const void *key;
+		char *val;            /* owned; NULL until the caller sets it */
+	} *slot;
+	size_t n, mask;
+};
+
+/* The slot of key, added (with val NULL) if it is not there; valid until
+ * the next call. */
+struct ann_ptrmap_slot *ann_ptrmap_get(struct ann_ptrmap *m, const void *key);
+void ann_ptrmap_release(struct ann_ptrmap *m);
+
 /* Where an object's debug files are looked for, and what the profile
  * says about it. */
 struct ann_obj_opts {

@@ -26,7 +26,6 @@
  */
 #include <config.h>
 
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,9 +48,8 @@ struct ann_objects {
 	size_t n;
 	/* --mod-filename applied to the file names of the DWARF: its
 	 * results by the address of the DWARF's name (libdw keeps its names
-	 * while the object is open), an open-addressed table of cap slots. */
-	struct mod_slot { const char *from; char *to; } *mod;
-	size_t nmod, capmod;
+	 * while the object is open). */
+	struct ann_ptrmap mod;
 	/* The breakdown of lines: parts sorted by (file, line, function,
 	 * inlined function, call site), counts in v (nev per part). */
 	struct part *part;
@@ -139,45 +137,23 @@ void objects_open(struct ann *a)
 
 const char *objects_file_name(struct ann *a, const char *name)
 {
-	struct ann_objects *x = a->objs;
 	struct cgp_buf b = CGP_BUF_INIT(CGP_MAX_LINE);
 	struct cgp_error err = CGP_ERROR_INIT;
-	struct mod_slot *m;
-	size_t h, i;
+	struct ann_ptrmap_slot *m;
 
 	if (!a->mod_fl || !name)
 		return name;
-	if (2 * (x->nmod + 1) > x->capmod) {
-		/* Grown to twice the size, the names placed again. */
-		size_t cap = x->capmod ? 2 * x->capmod : 64;
-		struct mod_slot *t = xcalloc(cap, sizeof *t);
-		for (i = 0; i < x->capmod; i++) {
-			if (!x->mod[i].from)
-				continue;
-			for (h = ((uintptr_t)x->mod[i].from >> 3) & (cap - 1); t[h].from;
-			     h = (h + 1) & (cap - 1))
-				;
-			t[h] = x->mod[i];
-		}
-		free(x->mod);
-		x->mod = t;
-		x->capmod = cap;
-	}
-	for (h = ((uintptr_t)name >> 3) & (x->capmod - 1); x->mod[h].from;
-	     h = (h + 1) & (x->capmod - 1))
-		if (x->mod[h].from == name)
-			return x->mod[h].to;
+	m = ann_ptrmap_get(&a->objs->mod, name);
+	if (m->val)
+		return m->val;
 	if (cgp_subst_apply(a->mod_fl, name, strlen(name), &b, &err))
 		die(1, "--mod-filename: %s", err.msg ? err.msg : "out of memory");
-	m = &x->mod[h];
-	m->to = xmalloc(b.len + 1, 1);
+	m->val = xmalloc(b.len + 1, 1);
 	if (b.len)
-		memcpy(m->to, b.s, b.len);
-	m->to[b.len] = '\0';
-	m->from = name;
-	x->nmod++;
+		memcpy(m->val, b.s, b.len);
+	m->val[b.len] = '\0';
 	cgp_buf_release(&b);
-	return m->to;
+	return m->val;
 }
 
 struct ann_obj *objects_get(const struct ann *a, size_t i)
@@ -207,9 +183,7 @@ void objects_release(struct ann *a)
 		ann_obj_close(x->ob[i].o);
 		free(x->ob[i].why);
 	}
-	for (i = 0; i < x->capmod; i++)
-		free(x->mod[i].to);
-	free(x->mod);
+	ann_ptrmap_release(&x->mod);
 	free(x->ob);
 	free(x->part);
 	free(x->v);
