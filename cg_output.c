@@ -329,23 +329,34 @@ static Int cg_write_profile(Int fd, const CgTotals *tot,
    return err;
 }
 
-/* The descriptor N when path names one of this process's open files as
-   /proc/self/fd/N, /proc/thread-self/fd/N, /proc/<pid>/fd/N or
-   /dev/fd/N (/dev/stdout is a link to /proc/self/fd/1); else -1. */
-static Int cg_proc_fd(const HChar *path)
+/* N when path is /dev/fd/N or /proc/<p>/fd/N, with *own set when it is
+   one of this process's descriptors (/dev/fd, <p> self, thread-self or
+   its pid); else -1.  /dev/stdout is a link to /proc/self/fd/1. */
+static Int cg_fd_link(const HChar *path, Bool *own)
 {
-   static const HChar *const dirs[] = { "/dev/fd/", "/proc/self/fd/",
-                                        "/proc/thread-self/fd/" };
-   HChar own[40];
-   const HChar *rest = NULL;
+   const HChar *rest;
 
-   VG_(sprintf)(own, "/proc/%d/fd/", VG_(getpid)());
-   for (UInt i = 0; i < sizeof dirs / sizeof dirs[0] && !rest; i++)
-      if (VG_(strncmp)(path, dirs[i], VG_(strlen)(dirs[i])) == 0)
-         rest = path + VG_(strlen)(dirs[i]);
-   if (!rest && VG_(strncmp)(path, own, VG_(strlen)(own)) == 0)
-      rest = path + VG_(strlen)(own);
-   if (!rest || *rest < '0' || *rest > '9')
+   *own = False;
+   if (VG_(strncmp)(path, "/dev/fd/", 8) == 0) {
+      *own = True;
+      rest = path + 8;
+   } else if (VG_(strncmp)(path, "/proc/", 6) == 0) {
+      const HChar *p = path + 6, *e = p;
+      HChar pid[24];
+      while (*e && *e != '/')
+         e++;
+      if (e == p || VG_(strncmp)(e, "/fd/", 4) != 0)
+         return -1;
+      SizeT len = (SizeT)(e - p);
+      VG_(sprintf)(pid, "%d", VG_(getpid)());
+      *own = (len == 4 && VG_(strncmp)(p, "self", 4) == 0)
+             || (len == 11 && VG_(strncmp)(p, "thread-self", 11) == 0)
+             || (len == VG_(strlen)(pid) && VG_(strncmp)(p, pid, len) == 0);
+      rest = e + 4;
+   } else {
+      return -1;
+   }
+   if (*rest < '0' || *rest > '9')
       return -1;
    Long n = 0;
    for (; *rest >= '0' && *rest <= '9' && n < (1 << 30); rest++)
@@ -353,27 +364,24 @@ static Int cg_proc_fd(const HChar *path)
    return *rest == '\0' && n < (1 << 30) ? (Int)n : -1;
 }
 
-/* Whether path is a link of /proc (or /dev/fd/N): /dev/stdout is
-   /proc/self/fd/1, and such links name open files, "pipe:[N]" for a
+/* The descriptor N when path names one of this process's open files; else
+   -1. */
+static Int cg_proc_fd(const HChar *path)
+{
+   Bool own;
+   Int n = cg_fd_link(path, &own);
+   return own ? n : -1;
+}
+
+/* Whether path is a descriptor's link of /proc (or /dev/fd/N), this
+   process's or another's: such links name open files, "pipe:[N]" for a
    pipe, one the shell opened or one already unlinked, not paths to
-   follow.  A regular file reached through /proc (/proc/self/cwd/cg.out)
-   is no such link. */
+   follow.  A regular file reached through /proc (/proc/self/cwd/cg.out),
+   or a link of the user's reached so, is no such link. */
 static Bool cg_is_proc_link(const HChar *path)
 {
-   if (cg_proc_fd(path) >= 0)
-      return True;
-   /* Another process's: /proc/<pid>/fd/<n>, exactly (a link of the user's
-      reached through /proc/self/cwd is an ordinary link). */
-   if (VG_(strncmp)(path, "/proc/", 6) != 0)
-      return False;
-   const HChar *p = path + 6;
-   while (*p && *p != '/')
-      p++;
-   if (p == path + 6 || VG_(strncmp)(p, "/fd/", 4) != 0 || p[4] == '\0')
-      return False;
-   for (p += 4; *p >= '0' && *p <= '9'; p++)
-      ;
-   return *p == '\0';
+   Bool own;
+   return cg_fd_link(path, &own) >= 0;
 }
 
 /* The file a path finally names, following symbolic links (relative
