@@ -529,12 +529,10 @@ static int own_fd(const char *path)
 	struct stat st;
 	int hops, n = -1;
 
-	for (hops = 0; cur && hops < 40 && n < 0; hops++) {
-		n = fd_path(cur);
-		if (n < 0 && (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)))
+	for (hops = 0; cur && hops < 40 && (n = fd_path(cur)) < 0; hops++) {
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
 			break;
-		if (n < 0)
-			cur = follow(cur);
+		cur = follow(cur);
 	}
 	free(cur);
 	return n;
