@@ -79,49 +79,67 @@ static Bool cg_find_build_id(const UChar *buf, ULong len, ULong align,
    return False;
 }
 
-/* Where the program headers of the open ELF file fd are: True, with
-   is64, their offset, size and number, if it is a little-endian ELF
-   file whose headers can be read. */
-static Bool cg_elf_phdrs(Int fd, Bool *is64, ULong *phoff, ULong *phentsize,
-                         ULong *phnum)
+/* Where the program headers of an ELF file are. */
+typedef struct {
+   Bool is64;
+   ULong phoff, phentsize, phnum;
+} CgElf;
+
+/* A program header, decoded. */
+typedef struct {
+   ULong type, offset, vaddr, filesz, align;
+} CgPhdr;
+
+/* Where the program headers of the open ELF file fd are: True if it is a
+   little-endian ELF file whose headers can be read. */
+static Bool cg_elf_phdrs(Int fd, CgElf *e)
 {
    UChar eh[64];
 
    if (!cg_read_at(fd, 0, eh, 52) || VG_(memcmp)(eh, "\177ELF", 4) != 0
        || eh[5] != 1 /* ELFDATA2LSB */ || (eh[4] != 1 && eh[4] != 2))
       return False;
-   *is64 = eh[4] == 2;
-   if (*is64 && !cg_read_at(fd, 0, eh, 64))
+   e->is64 = eh[4] == 2;
+   if (e->is64 && !cg_read_at(fd, 0, eh, 64))
       return False;
-   *phoff = *is64 ? cg_le(eh + 0x20, 8) : cg_le(eh + 0x1c, 4);
-   *phentsize = cg_le(eh + (*is64 ? 0x36 : 0x2a), 2);
-   *phnum = cg_le(eh + (*is64 ? 0x38 : 0x2c), 2);
-   return *phentsize >= (ULong)(*is64 ? 56 : 32) && *phnum != 0xffff /* PN_XNUM */;
+   e->phoff = e->is64 ? cg_le(eh + 0x20, 8) : cg_le(eh + 0x1c, 4);
+   e->phentsize = cg_le(eh + (e->is64 ? 0x36 : 0x2a), 2);
+   e->phnum = cg_le(eh + (e->is64 ? 0x38 : 0x2c), 2);
+   return e->phentsize >= (ULong)(e->is64 ? 56 : 32) && e->phnum != 0xffff /* PN_XNUM */;
+}
+
+/* Program header i of fd into ph: False if it cannot be read. */
+static Bool cg_elf_phdr(Int fd, const CgElf *e, ULong i, CgPhdr *ph)
+{
+   UChar b[56];
+   Int w = e->is64 ? 8 : 4;
+
+   if (!cg_read_at(fd, e->phoff + i * e->phentsize, b, e->is64 ? 56 : 32))
+      return False;
+   ph->type = cg_le(b, 4);
+   ph->offset = cg_le(b + (e->is64 ? 8 : 4), w);
+   ph->vaddr = cg_le(b + (e->is64 ? 16 : 8), w);
+   ph->filesz = cg_le(b + (e->is64 ? 32 : 16), w);
+   ph->align = cg_le(b + (e->is64 ? 48 : 28), w);
+   return True;
 }
 
 /* The build-id in the PT_NOTE segments of the open ELF file fd. */
 static Bool cg_read_build_id_fd(Int fd, HChar *out)
 {
-   UChar ph[56];
-   Bool is64;
-   ULong phoff, phentsize, phnum;
+   CgElf e;
+   CgPhdr ph;
 
-   if (!cg_elf_phdrs(fd, &is64, &phoff, &phentsize, &phnum))
+   if (!cg_elf_phdrs(fd, &e))
       return False;
-   Int ph_bytes = is64 ? 56 : 32;
-   for (ULong i = 0; i < phnum; i++) {
-      if (!cg_read_at(fd, phoff + i * phentsize, ph, ph_bytes))
+   for (ULong i = 0; i < e.phnum; i++) {
+      if (!cg_elf_phdr(fd, &e, i, &ph))
          return False;
-      if (cg_le(ph, 4) != CG_PT_NOTE)
+      if (ph.type != CG_PT_NOTE || ph.filesz == 0 || ph.filesz > CG_NOTES_MAX)
          continue;
-      ULong off = cg_le(ph + (is64 ? 8 : 4), is64 ? 8 : 4);
-      ULong size = cg_le(ph + (is64 ? 32 : 16), is64 ? 8 : 4);
-      ULong align = cg_le(ph + (is64 ? 48 : 28), is64 ? 8 : 4);
-      if (size == 0 || size > CG_NOTES_MAX)
-         continue;
-      UChar *notes = VG_(malloc)("cg.objects.notes", size);
-      Bool found = cg_read_at(fd, off, notes, (Int)size)
-                   && cg_find_build_id(notes, size, align == 8 ? 8 : 4, out);
+      UChar *notes = VG_(malloc)("cg.objects.notes", ph.filesz);
+      Bool found = cg_read_at(fd, ph.offset, notes, (Int)ph.filesz)
+                   && cg_find_build_id(notes, ph.filesz, ph.align == 8 ? 8 : 4, out);
       VG_(free)(notes);
       if (found)
          return True;
@@ -151,25 +169,15 @@ static Bool cg_elf_vaddr_of(const HChar *path, ULong off, ULong *vaddr)
    if (sr_isError(sres))
       return False;
    Int fd = (Int)sr_Res(sres);
-   UChar ph[56];
-   Bool is64, found = False;
-   ULong phoff, phentsize, phnum;
-   if (cg_elf_phdrs(fd, &is64, &phoff, &phentsize, &phnum)) {
-      Int w = is64 ? 8 : 4;
-      for (ULong i = 0; i < phnum && !found; i++) {
-         if (!cg_read_at(fd, phoff + i * phentsize, ph, is64 ? 56 : 32))
-            break;
-         if (cg_le(ph, 4) != CG_PT_LOAD)
-            continue;
-         ULong p_off = cg_le(ph + (is64 ? 8 : 4), w);
-         ULong p_vaddr = cg_le(ph + (is64 ? 16 : 8), w);
-         ULong p_filesz = cg_le(ph + (is64 ? 32 : 16), w);
-         if (off >= p_off && off - p_off < p_filesz) {
-            *vaddr = off - p_off + p_vaddr;
+   Bool found = False;
+   CgElf e;
+   CgPhdr ph;
+   if (cg_elf_phdrs(fd, &e))
+      for (ULong i = 0; i < e.phnum && !found && cg_elf_phdr(fd, &e, i, &ph); i++)
+         if (ph.type == CG_PT_LOAD && off >= ph.offset && off - ph.offset < ph.filesz) {
+            *vaddr = off - ph.offset + ph.vaddr;
             found = True;
          }
-      }
-   }
    VG_(close)(fd);
    return found;
 }
