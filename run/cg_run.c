@@ -338,6 +338,40 @@ static char *run_dir(unsigned long k)
 	return dir;
 }
 
+/* Run 1's profiles (the runs' first: what is kept) and their names, once
+ * run 1 ended; for end_interrupted. */
+static const struct run_set *first_set;
+static char **first_names;
+
+/* A signal came (run_caught) while run k ran or before it started: run 1's
+ * profiles are kept under their names (those it wrote before it ended if k
+ * is 1), the scratch folder removed, and cg_run ends as the signal would.
+ * A run 2 or later that did not end is said on stderr (unless -q). */
+static void end_interrupted(const struct run_config *c, int sig, unsigned long k)
+{
+	if (first_set && first_set->n) {
+		if (!first_names)
+			first_names = run_set_names(first_set, c);
+		run_set_keep(first_set, first_names, "");
+		if (k > 1 && k <= c->repeat && !c->quiet) {
+			if (k == 2)
+				fprintf(stderr, "cg_run: signal %d before run 2 of %lu ended: kept "
+					"the profiles of run 1, not compared with another run\n",
+					sig, c->repeat);
+			else if (k == 3)
+				fprintf(stderr, "cg_run: signal %d before run 3 of %lu ended: kept "
+					"the profiles of run 1 (run 2 was the same)\n",
+					sig, c->repeat);
+			else
+				fprintf(stderr, "cg_run: signal %d before run %lu of %lu ended: kept "
+					"the profiles of run 1 (runs 2 to %lu were the same)\n",
+					sig, k, c->repeat, k - 1);
+		}
+	}
+	remove_scratch();
+	run_end_by_signal(sig);
+}
+
 /* Runs run k into its folder; returns its exit status. */
 static int one_run(const struct run_config *c, const struct run_target *t,
 		   unsigned long k, struct run_set *s)
@@ -346,6 +380,8 @@ static int one_run(const struct run_config *c, const struct run_target *t,
 	int status;
 	long root;
 
+	if (run_caught())
+		end_interrupted(c, run_caught(), k);
 	if (mkdir(dir, 0700))
 		die(1, "cannot create '%s': %s", dir, strerror(errno));
 	/* The tool expands the template: a '%' of the folder's own name
@@ -362,18 +398,14 @@ static int one_run(const struct run_config *c, const struct run_target *t,
 		strcpy(o, "/%p");
 	}
 	status = run_once(c, t, out, &root);
+	/* Interrupted: run 1 keeps what it wrote, as the tool leaves its
+	 * profile when killed. */
+	if (status < 0 && k > 1)
+		end_interrupted(c, -status, k);
 	run_set_list(s, dir);
 	s->root = root;
-	if (status < 0) {
-		/* Interrupted: keep what the first run wrote (as the tool
-		 * leaves it when killed), clean up, end as the signal would. */
-		if (k == 1)
-			run_set_keep(s, run_set_names(s, c), "");
-		remove_scratch();
-		signal(-status, SIG_DFL);
-		raise(-status);
-		exit(128 - status);
-	}
+	if (status < 0)
+		end_interrupted(c, -status, k);
 	free(out);
 	free(dir);
 	return status;
@@ -469,6 +501,8 @@ static int repeat_runs(const struct run_config *c, const struct run_target *t,
 		dir = run_dir(k);
 		remove_tree(dir, 0);
 		free(dir);
+		if (run_caught())
+			end_interrupted(c, run_caught(), k + 1);
 	}
 	return RUN_OK;
 }
@@ -492,14 +526,20 @@ int main(int argc, char **argv)
 	 * a closed standard error must not end cg_run before it cleans up. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0UL, 0UL, 0UL);
 	signal(SIGPIPE, SIG_IGN);
+	/* From here to the end, a signal that would end cg_run lets it
+	 * clean up first (end_interrupted). */
+	run_signals_init();
 	scratch = make_scratch();
 	atexit(remove_scratch);
 
 	rewind_stdin();
+	first_set = &first;
 	status1 = one_run(&c, &t, 1, &first);
 	if (!first.n)
 		die(1, "run 1 exited with %s and wrote no profile", status_text(status1));
-	names = run_set_names(&first, &c);
+	names = first_names = run_set_names(&first, &c);
+	if (run_caught())
+		end_interrupted(&c, run_caught(), 2);
 	if (c.expect_exit >= 0 && status1 != c.expect_exit) {
 		run_set_keep(&first, names, "");
 		die(1, "run 1: the program exited with %s, expected %d", status_text(status1),
@@ -507,6 +547,11 @@ int main(int argc, char **argv)
 	}
 	rc = repeat_runs(&c, &t, &first, status1, names);
 	run_set_keep(&first, names, "");
+	/* A signal while the profiles were copied: they were all kept. */
+	if (run_caught()) {
+		remove_scratch();
+		run_end_by_signal(run_caught());
+	}
 	if (rc == RUN_OK && c.repeat > 1 && !c.quiet)
 		fprintf(stderr, "cg_run: %lu runs, the same profiles; kept those of run 1: %s%s\n",
 			c.repeat, names[0], first.n > 1 ? " ..." : "");

@@ -71,13 +71,22 @@ void run_prepare(const struct run_config *c, struct run_target *t);
 /* Turns address-space randomisation off for cg_run and what it starts;
  * dies (status 1) when the system forbids it. */
 void run_no_aslr(void);
+/* Catches, for cg_run's whole life, the signals that would end it
+ * (SIGINT, SIGTERM, SIGHUP and the others of docs/manual/cg_run.md), but
+ * those ignored when it started: a run in progress gets them, and
+ * run_caught() tells that one came. */
+void run_signals_init(void);
+/* The last signal caught, or 0. */
+int run_caught(void);
+/* Ends cg_run as signal sig would (its default action). */
+void run_end_by_signal(int sig);
 /* Runs the program once, its profiles going to out_template (a
  * --cachegrind-out-file value); *root_pid gets the pid of the process
  * started (the others of the run are its descendants).  Returns its exit
  * status as a shell shows it (128 + N for signal N); dies if it cannot be
- * started.  A SIGINT, SIGTERM or SIGHUP that cg_run receives meanwhile is
- * passed on to the run, and -N is returned for that signal N once the run
- * ended. */
+ * started.  A caught signal is passed on to every process of the run, and
+ * -N is returned for signal N once they all ended; with one caught before,
+ * nothing is started and *root_pid is 0. */
 int run_once(const struct run_config *c, const struct run_target *t,
 	     const char *out_template, long *root_pid);
 

@@ -30,6 +30,7 @@
  */
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -315,29 +316,204 @@ void run_no_aslr(void)
 		       "keep ADDR_NO_RANDOMIZE");
 }
 
-/* ---- a run ---- */
+/* ---- signals ---- */
 
-/* The run in progress, for passing on a signal; 0 between runs. */
+/* The process a run started, while it lives (0 otherwise), for passing a
+ * signal on at once; the last signal caught, whether the terminal sent it
+ * (to its whole foreground process group), and how many were caught and
+ * how many of those were passed on to the whole run. */
 static volatile pid_t child;
-static volatile sig_atomic_t caught;
+static volatile sig_atomic_t caught, caught_from_tty, ncaught;
+static sig_atomic_t npassed;
 
-static void on_signal(int sig)
+static void on_signal(int sig, siginfo_t *info, void *context)
 {
+	(void)context;
 	caught = sig;
-	if (child > 0)
+	/* Only a terminal's keys make the kernel send SIGINT or SIGQUIT;
+	 * a process of the run in cg_run's process group has it already,
+	 * and a program that counts them must not get two. */
+	caught_from_tty = info && info->si_code == SI_KERNEL &&
+			  (sig == SIGINT || sig == SIGQUIT);
+	ncaught++;
+	if (child > 0 && !caught_from_tty)
 		kill(child, sig);
 }
 
 /* Every signal whose default action ends a program, but SIGPIPE (which
  * cg_run ignores: a closed standard error must not leave the scratch
- * folder behind) and the program's own faults.  Passed on to the run,
- * after which cg_run cleans up and ends as the signal would; but one that
+ * folder behind) and the program's own faults.  Caught for cg_run's whole
+ * life: passed on to the run in progress, and cg_run cleans up and ends
+ * as the signal would at the next point where that is safe; but one that
  * was ignored when cg_run started is left ignored. */
 static const int passed_on[] = {
 	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU,
 	SIGVTALRM, SIGPROF
 };
 #define NPASSED (sizeof passed_on / sizeof passed_on[0])
+
+/* The passed-on signals that cg_run catches (not those it found ignored). */
+static sigset_t caught_set;
+
+void run_signals_init(void)
+{
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&caught_set);
+	for (i = 0; i < NPASSED; i++) {
+		/* One ignored when cg_run started stays ignored, and the
+		 * program inherits that (nohup, a shell's background job). */
+		if (sigaction(passed_on[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaddset(&caught_set, passed_on[i]);
+	}
+	/* All handlers share one mask: no handler interrupts another. */
+	sa.sa_mask = caught_set;
+	for (i = 0; i < NPASSED; i++)
+		if (sigismember(&caught_set, passed_on[i]))
+			sigaction(passed_on[i], &sa, NULL);
+}
+
+int run_caught(void)
+{
+	return caught;
+}
+
+void run_end_by_signal(int sig)
+{
+	sigset_t one;
+
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+	/* A signal whose default action does not end cg_run (none of
+	 * passed_on) would come back here: the shell's status for it. */
+	exit(128 + sig);
+}
+
+/* The pid, parent pid and process group of every process, from
+ * /proc/<pid>/stat; fills *pids (triples) and returns their number, 0 when
+ * /proc cannot be read. */
+static size_t list_processes(long **pids)
+{
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	long *v = NULL;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		char path[64], buf[512], *close_paren, *end;
+		long pid, ppid, pgrp;
+		ssize_t got;
+		int fd;
+
+		pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;       /* ended meanwhile */
+		got = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (got <= 0)
+			continue;
+		buf[got] = '\0';
+		/* "pid (comm) state ppid ...": comm may hold any byte, so
+		 * the last ')' ends it. */
+		close_paren = strrchr(buf, ')');
+		if (!close_paren ||
+		    sscanf(close_paren + 1, " %*c %ld %ld", &ppid, &pgrp) != 2)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			v = xrealloc(v, cap, 3 * sizeof *v);
+		}
+		v[3 * n] = pid;
+		v[3 * n + 1] = ppid;
+		v[3 * n + 2] = pgrp;
+		n++;
+	}
+	closedir(d);
+	*pids = v;
+	return n;
+}
+
+/* Sends sig to every descendant of cg_run: the processes of the run in
+ * progress, those that outlived the program included (cg_run is their
+ * subreaper).  The tool in each of them writes its profile as it ends.
+ * Those in process group skip (a terminal's, which sent it to them too)
+ * are left out; -1 for none. */
+static void signal_run(int sig, long skip)
+{
+	long *procs = NULL, *sent = NULL;
+	size_t nsent = 0, round;
+
+	/* Again while a round finds new ones (forked meanwhile). */
+	for (round = 0; round < 8; round++) {
+		size_t n = list_processes(&procs), i, j, before = nsent;
+		int grew;
+		long *ours = xmalloc(n + 1, sizeof *ours);
+		size_t nours = 0;
+
+		/* The descendants: the closure of "parent is cg_run or one
+		 * of them" over the list. */
+		ours[nours++] = (long)getpid();
+		do {
+			grew = 0;
+			for (i = 0; i < n; i++) {
+				int known = 0, parent = 0;
+				for (j = 0; j < nours; j++) {
+					known |= ours[j] == procs[3 * i];
+					parent |= ours[j] == procs[3 * i + 1];
+				}
+				if (parent && !known) {
+					ours[nours++] = procs[3 * i];
+					grew = 1;
+				}
+			}
+		} while (grew);
+		for (i = 1; i < nours; i++) {
+			int done = 0;
+			for (j = 0; j < nsent; j++)
+				done |= sent[j] == ours[i];
+			for (j = 0; j < n; j++)
+				if (procs[3 * j] == ours[i])
+					done |= procs[3 * j + 2] == skip;
+			if (done)
+				continue;
+			sent = xrealloc(sent, nsent + 1, sizeof *sent);
+			sent[nsent++] = ours[i];
+			kill((pid_t)ours[i], sig);
+		}
+		free(ours);
+		free(procs);
+		procs = NULL;
+		if (nsent == before)
+			break;
+	}
+	free(sent);
+}
+
+/* Passes a signal caught since the last call on to the whole run. */
+static void pass_on_caught(void)
+{
+	if (npassed != ncaught) {
+		npassed = ncaught;
+		signal_run(caught, caught_from_tty ? (long)getpgrp() : -1);
+	}
+}
+
+/* ---- a run ---- */
 
 /* How long a run's processes that outlive the program are waited for. */
 #define RUN_ORPHAN_WAIT_MS 10000
@@ -346,8 +522,7 @@ int run_once(const struct run_config *c, const struct run_target *t,
 	     const char *out_template, long *root_pid)
 {
 	char **argv = xmalloc(c->nvg + c->nprog + 8, sizeof *argv), *out;
-	struct sigaction sa, old[NPASSED];
-	sigset_t block, prev, none, deflt;
+	sigset_t prev, none, deflt;
 	posix_spawnattr_t attr;
 	size_t i, k = 0;
 	pid_t pid;
@@ -370,24 +545,18 @@ int run_once(const struct run_config *c, const struct run_target *t,
 	argv[k] = NULL;
 
 	/* Signals are held until the child's pid is known, and the child
-	 * starts with none held. */
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigemptyset(&block);
+	 * starts with none held; none is started after one. */
 	sigemptyset(&none);
 	sigemptyset(&deflt);
 	sigaddset(&deflt, SIGPIPE);
-	for (i = 0; i < NPASSED; i++) {
-		/* One ignored when cg_run started stays ignored, and the
-		 * program inherits that (nohup, a shell's background job). */
-		sigaction(passed_on[i], NULL, &old[i]);
-		if (old[i].sa_handler == SIG_IGN)
-			continue;
-		sigaction(passed_on[i], &sa, NULL);
-		sigaddset(&block, passed_on[i]);
+	sigprocmask(SIG_BLOCK, &caught_set, &prev);
+	if (caught) {
+		sigprocmask(SIG_SETMASK, &prev, NULL);
+		free(out);
+		free(argv);
+		*root_pid = 0;
+		return -caught;
 	}
-	sigprocmask(SIG_BLOCK, &block, &prev);
 	posix_spawnattr_init(&attr);
 	posix_spawnattr_setsigmask(&attr, &none);
 	/* The program gets SIGPIPE's default action back (cg_run ignores it). */
@@ -400,23 +569,30 @@ int run_once(const struct run_config *c, const struct run_target *t,
 	child = pid;
 	*root_pid = pid;
 	sigprocmask(SIG_SETMASK, &prev, NULL);
-	while (waitpid(pid, &st, 0) < 0)
+	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR)
 			die(1, "cannot wait for the run: %s", strerror(errno));
+		pass_on_caught();
+	}
+	/* Reaped: its pid may be another process's from now on. */
+	sigprocmask(SIG_BLOCK, &caught_set, NULL);
+	child = 0;
+	sigprocmask(SIG_SETMASK, &prev, NULL);
 	/* Processes of the run that outlived it (a daemon's child) are
 	 * cg_run's now (a subreaper: main): their profiles are still to be
 	 * written into the run's folder.  They are waited for up to
 	 * RUN_ORPHAN_WAIT_MS, never for ever (a server the program started
-	 * may never end), and not after a signal. */
+	 * may never end); a signal caught meanwhile is passed on to them. */
 	for (i = 0; ; ) {
 		int ost;
-		pid_t w = waitpid(-1, &ost, WNOHANG);
+		pid_t w;
+
+		pass_on_caught();
+		w = waitpid(-1, &ost, WNOHANG);
 		if (w > 0 || (w < 0 && errno == EINTR))
 			continue;
 		if (w < 0)
 			break;          /* none left */
-		if (caught)
-			break;          /* cg_run ends as the signal would */
 		if (i >= RUN_ORPHAN_WAIT_MS) {
 			warning("a process the program started is still running after %d s: "
 				"its profile will be missing", RUN_ORPHAN_WAIT_MS / 1000);
@@ -425,9 +601,6 @@ int run_once(const struct run_config *c, const struct run_target *t,
 		usleep(10000);
 		i += 10;
 	}
-	child = 0;
-	for (i = 0; i < NPASSED; i++)
-		sigaction(passed_on[i], &old[i], NULL);
 	free(out);
 	free(argv);
 	if (caught)
