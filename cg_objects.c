@@ -227,9 +227,23 @@ static const CgObject *cg_object_named(const HChar *path, const HChar *id)
    return o;
 }
 
+/* Whether a's segment seg and the segment at t are parts of one mapping
+   of one file: the same file (device and inode), each address at the
+   same distance from where its file offset 0 would be.  Two copies of a
+   library (dlmopen, or dlopen by two names) are two mappings of one
+   file, at two distances. */
+static Bool cg_same_mapping(const NSegment *seg, Addr t)
+{
+   const NSegment *ts = VG_(am_find_nsegment)(t);
+   return ts != NULL && ts->kind == SkFileC && ts->dev == seg->dev
+          && ts->ino == seg->ino
+          && ts->start - (Addr)ts->offset == seg->start - (Addr)seg->offset;
+}
+
 /* The core's debug information for the code at a: the one whose text
    holds it or, for code elsewhere in a mapped file (.plt, .init, ...),
-   the current one of that file whose text is nearest. */
+   the current one of that file, of the same mapping, whose text is
+   nearest. */
 static const DebugInfo *cg_debuginfo_of(Addr a)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
@@ -248,8 +262,9 @@ static const DebugInfo *cg_debuginfo_of(Addr a)
       Addr t = VG_(DebugInfo_get_text_avma)(d);
       if (VG_(DebugInfo_get_text_size)(d) == 0
           || VG_(strcmp)(VG_(DebugInfo_get_filename)(d), name) != 0
-          || VG_(find_DebugInfo)(ep, t) != d)
-         continue;               /* another file, or discarded */
+          || VG_(find_DebugInfo)(ep, t) != d
+          || !cg_same_mapping(seg, t))
+         continue;               /* another file or copy, or discarded */
       Addr dist = t > a ? t - a : a - t;
       if (dist < best_dist) {
          best = d;
