@@ -7,10 +7,58 @@
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcsetjmp.h"
+#include "pub_tool_libcsignal.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_signals.h"
 #include "pub_tool_vki.h"
 
 #include "cg_objects.h"
+
+/*------------------------------------------------------------*/
+/*--- Reading the client's memory                          ---*/
+/*------------------------------------------------------------*/
+
+/* Where a fault while copying client memory returns to. */
+static VG_MINIMAL_JMP_BUF(cg_copy_env);
+
+static void cg_copy_fault(Int sig, Addr addr)
+{
+   (void)addr;
+   if (sig == VKI_SIGSEGV || sig == VKI_SIGBUS)
+      VG_MINIMAL_LONGJMP(cg_copy_env);
+   /* Other signals: the core goes on as without a catcher. */
+}
+
+SizeT cg_client_copy(Addr a, UChar *buf, SizeT n)
+{
+   volatile SizeT got = 0;
+   vki_sigset_t mask;
+   fault_catcher_t prev;
+
+   /* Only pages the client may read (checked page by page). */
+   SizeT ok = 0;
+   while (ok < n && a + ok >= a) {
+      Addr at = a + ok, end = (at | (VKI_PAGE_SIZE - 1)) + 1;
+      SizeT k = end - at < n - ok ? end - at : n - ok;
+      if (!VG_(am_is_valid_for_client)(at, k, VKI_PROT_READ))
+         break;
+      ok += k;
+   }
+   /* The catcher leaves the core's signal handler by a jump, with the
+      signal still blocked: the mask is put back after a fault. */
+   VG_(sigprocmask)(VKI_SIG_SETMASK, NULL, &mask);
+   prev = VG_(set_fault_catcher)(cg_copy_fault);
+   if (VG_MINIMAL_SETJMP(cg_copy_env) == 0) {
+      for (; got < ok; got++)
+         buf[got] = ((volatile const UChar *)a)[got];
+   } else {
+      VG_(sigprocmask)(VKI_SIG_SETMASK, &mask, NULL);
+   }
+   VG_(set_fault_catcher)(prev);
+   return got;
+}
 
 /*------------------------------------------------------------*/
 /*--- Build-ids                                            ---*/
@@ -79,6 +127,38 @@ static Bool cg_find_build_id(const UChar *buf, ULong len, ULong align,
    return False;
 }
 
+/* Whether segment s is a part of the client's mapping of the file of
+   device dev and inode ino that puts the file's offset 0 at base (each
+   address of a mapping is at the same distance from its file offset). */
+static Bool cg_in_mapping(const NSegment *s, ULong dev, ULong ino, Addr base)
+{
+   return s != NULL && s->kind == SkFileC && s->dev == dev && s->ino == ino
+          && s->start - (Addr)s->offset == base;
+}
+
+/* Where the bytes of a mapped ELF file are read: the file, or the
+   client's memory, where they are what ran (a file replaced or deleted
+   since it was mapped is still mapped). */
+typedef struct {
+   Int fd;                    /* the open file, or -1: the client's memory */
+   ULong dev, ino;            /* memory: the mapped file */
+   Addr base;                 /* memory: where its offset 0 is mapped */
+} CgSrc;
+
+/* Reads n > 0 bytes at offset off of src's file into buf: True if all
+   were read.  From memory, only from one segment of src's mapping. */
+static Bool cg_src_read(const CgSrc *src, ULong off, void *buf, Int n)
+{
+   if (src->fd >= 0)
+      return cg_read_at(src->fd, off, buf, n);
+   Addr at = src->base + (Addr)off;
+   const NSegment *s = VG_(am_find_nsegment)(at);
+   return n > 0 && at >= src->base
+          && cg_in_mapping(s, src->dev, src->ino, src->base)
+          && (SizeT)(n - 1) <= s->end - at
+          && cg_client_copy(at, buf, n) == (SizeT)n;
+}
+
 /* Where the program headers of an ELF file are. */
 typedef struct {
    Bool is64;
@@ -90,17 +170,17 @@ typedef struct {
    ULong type, offset, vaddr, filesz, align;
 } CgPhdr;
 
-/* Where the program headers of the open ELF file fd are: True if it is a
+/* Where the program headers of src's file are: True if it is a
    little-endian ELF file whose headers can be read. */
-static Bool cg_elf_phdrs(Int fd, CgElf *e)
+static Bool cg_elf_phdrs(const CgSrc *src, CgElf *e)
 {
    UChar eh[64];
 
-   if (!cg_read_at(fd, 0, eh, 52) || VG_(memcmp)(eh, "\177ELF", 4) != 0
+   if (!cg_src_read(src, 0, eh, 52) || VG_(memcmp)(eh, "\177ELF", 4) != 0
        || eh[5] != 1 /* ELFDATA2LSB */ || (eh[4] != 1 && eh[4] != 2))
       return False;
    e->is64 = eh[4] == 2;
-   if (e->is64 && !cg_read_at(fd, 0, eh, 64))
+   if (e->is64 && !cg_src_read(src, 0, eh, 64))
       return False;
    e->phoff = e->is64 ? cg_le(eh + 0x20, 8) : cg_le(eh + 0x1c, 4);
    e->phentsize = cg_le(eh + (e->is64 ? 0x36 : 0x2a), 2);
@@ -108,13 +188,13 @@ static Bool cg_elf_phdrs(Int fd, CgElf *e)
    return e->phentsize >= (ULong)(e->is64 ? 56 : 32) && e->phnum != 0xffff /* PN_XNUM */;
 }
 
-/* Program header i of fd into ph: False if it cannot be read. */
-static Bool cg_elf_phdr(Int fd, const CgElf *e, ULong i, CgPhdr *ph)
+/* Program header i of src's file into ph: False if it cannot be read. */
+static Bool cg_elf_phdr(const CgSrc *src, const CgElf *e, ULong i, CgPhdr *ph)
 {
    UChar b[56];
    Int w = e->is64 ? 8 : 4;
 
-   if (!cg_read_at(fd, e->phoff + i * e->phentsize, b, e->is64 ? 56 : 32))
+   if (!cg_src_read(src, e->phoff + i * e->phentsize, b, e->is64 ? 56 : 32))
       return False;
    ph->type = cg_le(b, 4);
    ph->offset = cg_le(b + (e->is64 ? 8 : 4), w);
@@ -124,62 +204,98 @@ static Bool cg_elf_phdr(Int fd, const CgElf *e, ULong i, CgPhdr *ph)
    return True;
 }
 
-/* The build-id in the PT_NOTE segments of the open ELF file fd. */
-static Bool cg_read_build_id_fd(Int fd, HChar *out)
+/* The build-id in the PT_NOTE segments of src's file into out, "" if
+   it has none: False if its notes cannot be read. */
+static Bool cg_src_build_id(const CgSrc *src, const CgElf *e, HChar *out)
 {
-   CgElf e;
    CgPhdr ph;
 
-   if (!cg_elf_phdrs(fd, &e))
-      return False;
-   for (ULong i = 0; i < e.phnum; i++) {
-      if (!cg_elf_phdr(fd, &e, i, &ph))
+   out[0] = '\0';
+   for (ULong i = 0; i < e->phnum; i++) {
+      if (!cg_elf_phdr(src, e, i, &ph))
          return False;
       if (ph.type != CG_PT_NOTE || ph.filesz == 0 || ph.filesz > CG_NOTES_MAX)
          continue;
       UChar *notes = VG_(malloc)("cg.objects.notes", ph.filesz);
-      Bool found = cg_read_at(fd, ph.offset, notes, (Int)ph.filesz)
-                   && cg_find_build_id(notes, ph.filesz, ph.align == 8 ? 8 : 4, out);
+      Bool read = cg_src_read(src, ph.offset, notes, (Int)ph.filesz);
+      Bool found = read && cg_find_build_id(notes, ph.filesz, ph.align == 8 ? 8 : 4, out);
       VG_(free)(notes);
-      if (found)
-         return True;
+      if (!read || found)
+         return read;
    }
+   return True;
+}
+
+/* The virtual address, in src's file, of the byte at offset off of the
+   file: from the PT_LOAD segment that holds it. */
+static Bool cg_src_vaddr(const CgSrc *src, const CgElf *e, ULong off, ULong *vaddr)
+{
+   CgPhdr ph;
+
+   for (ULong i = 0; i < e->phnum && cg_elf_phdr(src, e, i, &ph); i++)
+      if (ph.type == CG_PT_LOAD && off >= ph.offset && off - ph.offset < ph.filesz) {
+         *vaddr = off - ph.offset + ph.vaddr;
+         return True;
+      }
    return False;
 }
 
-Bool cg_read_build_id(const HChar *path, HChar *out)
+/* The bias and build-id ("" if none) of the mapped ELF file whose
+   segment seg holds the code at a, read from src: False if they cannot
+   be read or, from memory, if the headers read are not those of a's
+   mapping (their offset 0 is not at a's bias). */
+static Bool cg_image_read(const CgSrc *src, const NSegment *seg, Addr a,
+                          PtrdiffT *bias, HChar *id)
 {
-   SysRes sres = VG_(open)(path, VKI_O_RDONLY, 0);
-   if (sr_isError(sres))
+   CgElf e;
+   ULong va, va0;
+
+   if (!cg_elf_phdrs(src, &e)
+       || !cg_src_vaddr(src, &e, (ULong)seg->offset + (a - seg->start), &va))
       return False;
-   Int fd = (Int)sr_Res(sres);
-   Bool found = cg_read_build_id_fd(fd, out);
-   VG_(close)(fd);
-   return found;
+   *bias = (PtrdiffT)(a - (Addr)va);
+   if (src->fd < 0 && (!cg_src_vaddr(src, &e, 0, &va0)
+                       || src->base - (Addr)va0 != (Addr)*bias))
+      return False;
+   return cg_src_build_id(src, &e, id);
 }
 
-/* The virtual address, in the ELF file at path, of the byte at offset
-   off of the file: from the PT_LOAD segment that holds it.  For a file
-   mapped without the core's debug information (which Valgrind 3.19
-   drops for a file it cannot read, such as one with zstd-compressed
-   debug sections). */
-static Bool cg_elf_vaddr_of(const HChar *path, ULong off, ULong *vaddr)
+/* Most segments walked down from code to its file's offset 0. */
+#define CG_WALK_MAX 16
+
+/* The bias and build-id ("" if none) of the mapped ELF file whose
+   segment seg (of kind SkFileC) holds the code at a, read at the first
+   time its code runs: from the client's memory, else from the file at
+   name if it is the one mapped (the same device and inode).  False if
+   neither can be read.  In memory, the ELF header, the program headers
+   and the notes are where the file's offset 0 is mapped, at the start
+   of the first PT_LOAD segment (in the layouts of GNU ld, gold, lld and
+   mold); that is the nearest segment of the file at or below seg that
+   maps offset 0. */
+static Bool cg_mapped_image(const NSegment *seg, Addr a, const HChar *name,
+                            PtrdiffT *bias, HChar *id)
 {
-   SysRes sres = VG_(open)(path, VKI_O_RDONLY, 0);
+   CgSrc src = { -1, seg->dev, seg->ino, 0 };
+   const NSegment *s = seg;
+   for (Int k = 0; k < CG_WALK_MAX && s != NULL && s->kind == SkFileC
+                   && s->dev == seg->dev && s->ino == seg->ino; k++) {
+      if (s->offset == 0) {
+         src.base = s->start;
+         if (cg_image_read(&src, seg, a, bias, id))
+            return True;
+         break;
+      }
+      s = s->start > 0 ? VG_(am_find_nsegment)(s->start - 1) : NULL;
+   }
+   SysRes sres = VG_(open)(name, VKI_O_RDONLY, 0);
    if (sr_isError(sres))
       return False;
-   Int fd = (Int)sr_Res(sres);
-   Bool found = False;
-   CgElf e;
-   CgPhdr ph;
-   if (cg_elf_phdrs(fd, &e))
-      for (ULong i = 0; i < e.phnum && !found && cg_elf_phdr(fd, &e, i, &ph); i++)
-         if (ph.type == CG_PT_LOAD && off >= ph.offset && off - ph.offset < ph.filesz) {
-            *vaddr = off - ph.offset + ph.vaddr;
-            found = True;
-         }
-   VG_(close)(fd);
-   return found;
+   struct vg_stat st;
+   src.fd = (Int)sr_Res(sres);
+   Bool ok = VG_(fstat)(src.fd, &st) == 0 && st.dev == seg->dev
+             && st.ino == seg->ino && cg_image_read(&src, seg, a, bias, id);
+   VG_(close)(src.fd);
+   return ok;
 }
 
 /*------------------------------------------------------------*/
@@ -228,16 +344,12 @@ static const CgObject *cg_object_named(const HChar *path, const HChar *id)
 }
 
 /* Whether a's segment seg and the segment at t are parts of one mapping
-   of one file: the same file (device and inode), each address at the
-   same distance from where its file offset 0 would be.  Two copies of a
-   library (dlmopen, or dlopen by two names) are two mappings of one
-   file, at two distances. */
+   of one file.  Two copies of a library (dlmopen, or dlopen by two
+   names) are two mappings of one file. */
 static Bool cg_same_mapping(const NSegment *seg, Addr t)
 {
-   const NSegment *ts = VG_(am_find_nsegment)(t);
-   return ts != NULL && ts->kind == SkFileC && ts->dev == seg->dev
-          && ts->ino == seg->ino
-          && ts->start - (Addr)ts->offset == seg->start - (Addr)seg->offset;
+   return cg_in_mapping(VG_(am_find_nsegment)(t), seg->dev, seg->ino,
+                        seg->start - (Addr)seg->offset);
 }
 
 /* The core's debug information for the code at a: the one whose text
@@ -274,61 +386,69 @@ static const DebugInfo *cg_debuginfo_of(Addr a)
    return best;
 }
 
-/* The bias of the known mapping of name whose text is at text. */
-static Bool cg_known_bias(const HChar *name, Addr text, PtrdiffT *bias)
+/* A new mapping: of the core's debug information di if not NULL, else
+   of the mapped file of segment seg, holding the code at a, named name,
+   with its text at text.  NULL if the code is in no object that can be
+   read (no debug information, and the mapped file's headers cannot be
+   read). */
+static CgMapping *cg_mapping_new(const DebugInfo *di, const NSegment *seg,
+                                 Addr a, const HChar *name, Addr text)
 {
-   for (const CgMapping *m = mappings; m; m = m->next)
-      if (m->text_avma == text && VG_(strcmp)(m->filename, name) == 0) {
-         *bias = m->bias;
-         return True;
+   HChar id[2 * CG_BUILD_ID_MAX + 1];
+   PtrdiffT bias;
+   Bool read = seg != NULL && seg->kind == SkFileC
+               && cg_mapped_image(seg, a, name, &bias, id);
+
+   if (di != NULL) {
+      bias = VG_(DebugInfo_get_text_bias)(di);
+      if (!read) {
+         /* Rather none than a build-id of another file. */
+         VG_(umsg)("warning: --dump-instr=yes: no build-id recorded for '%s':"
+                   " its mapped headers cannot be read, and the file at that"
+                   " path is not the one mapped or cannot be read\n", name);
+         id[0] = '\0';
       }
-   return False;
+   } else if (!read) {
+      return NULL;
+   }
+   CgMapping *m = VG_(malloc)("cg.objects.mapping", sizeof *m);
+   m->filename = VG_(strdup)("cg.objects.filename", name);
+   m->text_avma = text;
+   m->bias = bias;
+   m->obj = cg_object_named(name, id[0] != '\0' ? id : NULL);
+   return m;
 }
 
 const CgObject *cg_object_of(Addr a, Addr *addr)
 {
    const DebugInfo *di = cg_debuginfo_of(a);
+   const NSegment *seg = VG_(am_find_nsegment)(a);
    const HChar *name;
    Addr text;
-   PtrdiffT bias;
    if (di != NULL) {
       name = VG_(DebugInfo_get_filename)(di);
       text = VG_(DebugInfo_get_text_avma)(di);
-      bias = VG_(DebugInfo_get_text_bias)(di);
    } else {
       /* A mapped file the core has no debug information for: its
          segment's start stands for its text, and the bias comes from
          the file's program headers (read once per segment). */
-      const NSegment *seg = VG_(am_find_nsegment)(a);
       name = seg && seg->kind == SkFileC ? VG_(am_get_filename)(seg) : NULL;
-      if (name == NULL) {
-         *addr = a;
-         return &cg_unknown_object;
-      }
-      text = seg->start;
-      if (!cg_known_bias(name, text, &bias)) {
-         ULong vaddr;
-         if (!cg_elf_vaddr_of(name, (ULong)seg->offset + (a - seg->start), &vaddr)) {
-            *addr = a;
-            return &cg_unknown_object;
-         }
-         bias = (PtrdiffT)(a - (Addr)vaddr);
-      }
+      text = seg ? seg->start : 0;
    }
-   CgMapping **link = &mappings, *m;
-   for (; (m = *link) != NULL; link = &m->next)
-      if (m->text_avma == text && m->bias == bias
-          && VG_(strcmp)(m->filename, name) == 0)
-         break;
-   if (m) {
-      *link = m->next;           /* to the front */
-   } else {
-      HChar id[2 * CG_BUILD_ID_MAX + 1];
-      m = VG_(malloc)("cg.objects.mapping", sizeof *m);
-      m->filename = VG_(strdup)("cg.objects.filename", name);
-      m->text_avma = text;
-      m->bias = bias;
-      m->obj = cg_object_named(name, cg_read_build_id(name, id) ? id : NULL);
+   CgMapping **link = &mappings, *m = NULL;
+   if (name != NULL) {
+      for (; (m = *link) != NULL; link = &m->next)
+         if (m->text_avma == text && VG_(strcmp)(m->filename, name) == 0
+             && (di == NULL || m->bias == VG_(DebugInfo_get_text_bias)(di)))
+            break;
+      if (m)
+         *link = m->next;       /* to the front */
+      else
+         m = cg_mapping_new(di, seg, a, name, text);
+   }
+   if (m == NULL) {
+      *addr = a;
+      return &cg_unknown_object;
    }
    m->next = mappings;
    mappings = m;

@@ -12,11 +12,8 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
-#include "pub_tool_libcsetjmp.h"
-#include "pub_tool_libcsignal.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
-#include "pub_tool_signals.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
@@ -24,6 +21,7 @@
 #include "cg_blocks.h"
 #include "cg_cc.h"
 #include "cg_config.h"
+#include "cg_objects.h"
 #include "cg_output.h"
 #include "cg_parts.h"
 
@@ -368,53 +366,6 @@ void cg_parts_zero(void)
       cg_bank_free(&t->bank);
    cg_forget_dead_threads();
    cg_reset_budget(0);
-}
-
-/* Where a fault while copying client memory returns to. */
-static VG_MINIMAL_JMP_BUF(cg_copy_env);
-
-static void cg_copy_fault(Int sig, Addr addr)
-{
-   (void)addr;
-   if (sig == VKI_SIGSEGV || sig == VKI_SIGBUS)
-      VG_MINIMAL_LONGJMP(cg_copy_env);
-   /* Other signals: the core goes on as without a catcher. */
-}
-
-/* Copies what the tool can read of the client's [a, a + n) into buf, up
-   to the first byte it cannot: one the address space manager says the
-   client may not read, or one whose reading faults (a page of a file
-   mapping past the end of the file is mapped readable, but reading it
-   raises SIGBUS).  The copy is made under a fault catcher, so a file cut
-   short by another process meanwhile is safe too.  Returns the number of
-   bytes copied.  A system call or two: for the names of dump requests. */
-static SizeT cg_client_copy(Addr a, UChar *buf, SizeT n)
-{
-   volatile SizeT got = 0;
-   vki_sigset_t mask;
-   fault_catcher_t prev;
-
-   /* Only pages the client may read (checked page by page). */
-   SizeT ok = 0;
-   while (ok < n && a + ok >= a) {
-      Addr at = a + ok, end = (at | (VKI_PAGE_SIZE - 1)) + 1;
-      SizeT k = end - at < n - ok ? end - at : n - ok;
-      if (!VG_(am_is_valid_for_client)(at, k, VKI_PROT_READ))
-         break;
-      ok += k;
-   }
-   /* The catcher leaves the core's signal handler by a jump, with the
-      signal still blocked: the mask is put back after a fault. */
-   VG_(sigprocmask)(VKI_SIG_SETMASK, NULL, &mask);
-   prev = VG_(set_fault_catcher)(cg_copy_fault);
-   if (VG_MINIMAL_SETJMP(cg_copy_env) == 0) {
-      for (; got < ok; got++)
-         buf[got] = ((volatile const UChar *)a)[got];
-   } else {
-      VG_(sigprocmask)(VKI_SIG_SETMASK, &mask, NULL);
-   }
-   VG_(set_fault_catcher)(prev);
-   return got;
 }
 
 /* The longest dump name shown, in bytes of the client's string. */
