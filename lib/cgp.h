@@ -20,8 +20,11 @@
  *                absent or "line": a line-level profile; "instr line": an
  *                instruction-level one (the tool's --dump-instr=yes)
  *   events   ::= "events:" WS+ NAME (WS+ NAME)*
- *   body     ::= (fl | fn | ob | count | summary | blank | comment)*
+ *   body     ::= (fl | fi | fn | ob | count | summary | blank | comment)*
  *   fl       ::= "fl=" FILENAME            (function becomes the "no fn=" name)
+ *   fi       ::= ("fi=" | "fe=") FILENAME  (instruction-level only: the file
+ *                of the count lines that follow, the function unchanged;
+ *                inlined code.  The next fn= goes back to the fl= file)
  *   fn       ::= "fn=" FUNCNAME
  *   ob       ::= "ob=" OBJNAME [NL buildid]   (instruction-level only)
  *   buildid  ::= "# build-id: " HEX+       (right after its ob= line: the

@@ -64,6 +64,11 @@ struct rstate {
 	struct cgp_name_ent *file;  /* current file (after --mod-filename) */
 	const struct cgp_name *fn;
 	unsigned flags;          /* CGP_CC_NOFILE / CGP_CC_NOFN */
+	/* The file of the last fl= line, the function's own file, and its
+	 * CGP_CC_NOFILE flag: fi= and fe= change the file of the count lines
+	 * that follow, an fn= line goes back to this one. */
+	struct cgp_name_ent *fn_file;
+	unsigned fn_file_flags;
 	long cc;                 /* current cost centre, -1 = look up */
 	int64_t *counts;         /* this line's counts */
 	int64_t *running;        /* total of this file so far, unless the
@@ -460,13 +465,42 @@ static int on_fl(struct rstate *s, const char *name, size_t n)
 
 	if (rc <= 0)
 		return rc;
-	s->file = m;
-	s->flags = 0;
+	s->file = s->fn_file = m;
+	s->flags = s->fn_file_flags = 0;
 	s->cc = -1;
 	s->fn = &s->fl_fn->name;
 	if (s->ru->keep_originals && (rc = keep_original(s, orig, m)))
 		return rc;
 	return s->ru->names_make_entries ? set_cc(s) : 0;
+}
+
+/* fi= or fe= (instruction-level only): the file of the count lines that
+ * follow, in the same function (inlined code); the Callgrind format's
+ * meaning. */
+static int on_fi(struct rstate *s, const char *name, size_t n)
+{
+	struct cgp_name_ent *orig, *m;
+	const struct cgp_name *fn;
+	int rc = take_name(s, name, n, 0, &orig, &m);
+
+	if (rc <= 0)
+		return rc;
+	s->file = m;
+	s->flags &= ~CGP_CC_NOFILE;
+	s->cc = -1;
+	if (s->ru->keep_originals && (rc = keep_original(s, orig, m)))
+		return rc;
+	if (!s->ru->names_make_entries)
+		return 0;
+	/* The entries that "fl=" of the file and "fn=" of the function
+	 * again would make: (file, fl_function) too, as in the line-level
+	 * profile of the same counts. */
+	fn = s->fn;
+	s->fn = &s->fl_fn->name;
+	rc = set_cc(s);
+	s->fn = fn;
+	s->cc = -1;
+	return rc ? rc : set_cc(s);
 }
 
 static int on_fn(struct rstate *s, const char *name, size_t n)
@@ -476,8 +510,11 @@ static int on_fn(struct rstate *s, const char *name, size_t n)
 
 	if (rc <= 0)
 		return rc;
+	/* A function's code is in its fl= file until an fi= line says
+	 * otherwise (as KCachegrind reads it). */
+	s->file = s->fn_file;
+	s->flags = (s->flags & ~(CGP_CC_NOFN | CGP_CC_NOFILE)) | s->fn_file_flags;
 	s->fn = &m->name;
-	s->flags &= ~CGP_CC_NOFN;
 	s->cc = -1;
 	return s->ru->names_make_entries ? set_cc(s) : 0;
 }
@@ -1135,6 +1172,9 @@ static int read_body(struct rstate *s)
 			rc = on_fl(s, line + 3, len - 3);
 		else if (instr && len >= 3 && !memcmp(line, "ob=", 3))
 			rc = on_ob(s, line + 3, len - 3);
+		else if (instr && len >= 3 && line[0] == 'f' && line[2] == '=' &&
+			 (line[1] == 'i' || line[1] == 'e'))
+			rc = on_fi(s, line + 3, len - 3);
 		else if (keyword(s, line, len, "summary:", &rest))
 			rc = on_summary(s, rest, line + len);
 		else if (after_ob && len >= sizeof build_id - 1 &&
@@ -1189,10 +1229,11 @@ static int read_file(struct rstate *s)
 	/* Instruction-level count lines start with an address. */
 	s->fast = !s->in->instr && !s->o->general_only;
 	/* Before any fl= the file is "" (or a scratch entry). */
-	s->file = s->empty;
+	s->file = s->fn_file = s->empty;
 	s->fn = &s->empty->name;
 	if (s->ru->scratch_before_fl)
 		s->flags = CGP_CC_NOFILE | CGP_CC_NOFN;
+	s->fn_file_flags = s->flags & CGP_CC_NOFILE;
 	return read_body(s);
 }
 
