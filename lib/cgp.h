@@ -330,6 +330,11 @@ struct cgp_lines {
 	int64_t *line;     /* line numbers, first-seen order */
 	uint64_t *addr;    /* instruction rows: the address in the object */
 	uint32_t *obj;     /* instruction rows: index in the table's objects */
+	uint32_t *fn_cc;   /* instruction rows: the cost centre of the row's
+			      function, (its fl= file, its fn=), which is
+			      not the row's own for code inlined from
+			      another file (fi=); that of the row's first
+			      count line */
 	unsigned char *data;  /* the counts, a slot of bytes per row (in the
 			      block of line; cgp_table.c) */
 	int64_t *wide;     /* the rows whose counts do not fit in bytes */
@@ -351,10 +356,12 @@ int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
  * then take a shorter way (the reader's fast path knows a bound). */
 int cgp_lines_add_bounded(struct cgp_lines *t, unsigned nev, int64_t line,
 			  const int64_t *c, int sign, uint64_t bound);
-/* The same for the instruction row (line, obj, addr); the table must
+/* The same for the instruction row (line, obj, addr), of the function of
+ * cost centre fn_cc (kept from the row's first addition); the table must
  * hold instruction rows only (CGP_EUSAGE otherwise). */
 int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,
-		   uint32_t obj, uint64_t addr, const int64_t *c, int sign);
+		   uint32_t obj, uint64_t addr, uint32_t fn_cc, const int64_t *c,
+		   int sign);
 /* Counts of row i into out[0..nev). */
 void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out);
 /* Row i's counts as text, each after a space (" 1 0 25"), into buf (room
@@ -648,8 +655,11 @@ int cgp_write_diff(struct cgp_out *o, const struct cgp_profile *p,
 		   const char *cmd2, struct cgp_error *err);
 /* cg_merge output (current format, first-seen order); the same results.
  * Instruction-level when instruction rows were kept from instruction-level
- * inputs (positions: instr line, ob= and build-id lines, addresses in
- * hex after every ob=, fl= and fn= line and relative otherwise). */
+ * inputs (positions: instr line, ob= and build-id lines; each function,
+ * (fl= file, fn= name), one block, the functions in first-seen order,
+ * each one's rows by object, address and line, with fi= and fe= where
+ * the row's file is not the one of the row before; addresses in hex
+ * after every ob=, fl= and fn= line and relative otherwise). */
 int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
 		    struct cgp_error *err);
 

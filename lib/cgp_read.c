@@ -69,6 +69,7 @@ struct rstate {
 	 * that follow, an fn= line goes back to this one. */
 	struct cgp_name_ent *fn_file;
 	unsigned fn_file_flags;
+	long fn_cc;              /* the cost centre (fn_file, fn), -1 = look up */
 	long cc;                 /* current cost centre, -1 = look up */
 	int64_t *counts;         /* this line's counts */
 	int64_t *running;        /* total of this file so far, unless the
@@ -467,7 +468,7 @@ static int on_fl(struct rstate *s, const char *name, size_t n)
 		return rc;
 	s->file = s->fn_file = m;
 	s->flags = s->fn_file_flags = 0;
-	s->cc = -1;
+	s->cc = s->fn_cc = -1;
 	s->fn = &s->fl_fn->name;
 	if (s->ru->keep_originals && (rc = keep_original(s, orig, m)))
 		return rc;
@@ -515,7 +516,7 @@ static int on_fn(struct rstate *s, const char *name, size_t n)
 	s->file = s->fn_file;
 	s->flags = (s->flags & ~(CGP_CC_NOFN | CGP_CC_NOFILE)) | s->fn_file_flags;
 	s->fn = &m->name;
-	s->cc = -1;
+	s->cc = s->fn_cc = -1;
 	return s->ru->names_make_entries ? set_cc(s) : 0;
 }
 
@@ -570,7 +571,7 @@ static int add_instr(struct rstate *s, struct cgp_cc *c, int64_t line,
 	if (!c->instrs && !(c->instrs = cgp_table_lines(&s->p->tab)))
 		return nomem(s);
 	rc = cgp_instrs_add(c->instrs, s->nev, line, (uint32_t)s->obj, addr,
-			    s->counts, s->sign);
+			    (uint32_t)s->fn_cc, s->counts, s->sign);
 	if (rc == CGP_EOVERFLOW)
 		return overflow(s);
 	return rc ? nomem(s) : 0;
@@ -645,6 +646,14 @@ static int add_counts(struct rstate *s, int64_t ln, uint64_t addr)
 	struct cgp_cc *c;
 	int rc;
 
+	/* An instruction row keeps its function's cost centre, made first
+	 * (so functions come in the order they are first seen). */
+	if (s->p->keep_instrs && s->in->instr && s->fn_cc < 0) {
+		s->fn_cc = cgp_table_cc(&s->p->tab, s->fn_file, s->fn,
+					(s->flags & ~CGP_CC_NOFILE) | s->fn_file_flags);
+		if (s->fn_cc < 0)
+			return nomem(s);
+	}
 	if (s->cc < 0 && set_cc(s))
 		return s->err->code;
 	c = &s->p->tab.cc[s->cc];
@@ -1231,6 +1240,7 @@ static int read_file(struct rstate *s)
 	/* Before any fl= the file is "" (or a scratch entry). */
 	s->file = s->fn_file = s->empty;
 	s->fn = &s->empty->name;
+	s->fn_cc = -1;
 	if (s->ru->scratch_before_fl)
 		s->flags = CGP_CC_NOFILE | CGP_CC_NOFN;
 	s->fn_file_flags = s->flags & CGP_CC_NOFILE;

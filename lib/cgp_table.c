@@ -187,11 +187,13 @@ static int index_rebuild(uint32_t **ix, size_t *mask, size_t first, int fresh,
 /* ------------------------------------------------------------------------ */
 
 /* A row's key: its line and, for an instruction row, its object and
- * address (both 0 in a line table). */
+ * address (both 0 in a line table); and what a new instruction row keeps
+ * besides, its function's cost centre. */
 struct row_key {
 	int64_t line;
 	uint64_t addr;
 	uint32_t obj;
+	uint32_t fn_cc;
 };
 
 static size_t line_hash(const struct row_key *k)
@@ -203,7 +205,7 @@ static size_t line_hash(const struct row_key *k)
 
 static struct row_key row_key_of(const struct cgp_lines *t, size_t i)
 {
-	struct row_key k = { t->line[i], 0, 0 };
+	struct row_key k = { t->line[i], 0, 0, 0 };
 
 	if (t->addr) {
 		k.addr = t->addr[i];
@@ -320,10 +322,10 @@ static int row_put(struct cgp_lines *t, size_t r, const int64_t *v, int fresh)
 	return 0;
 }
 
-/* Grows the row arrays of t (instr: with addresses and objects) to ncap
- * rows; 0, or -1 without memory (the arrays grown so far keep their
- * contents, cap unchanged).  The lines and the slots share one block, the
- * slots after cap lines: one allocation per table. */
+/* Grows the row arrays of t (instr: with addresses, objects and
+ * functions) to ncap rows; 0, or -1 without memory (the arrays grown so
+ * far keep their contents, cap unchanged).  The lines and the slots share
+ * one block, the slots after cap lines: one allocation per table. */
 static int lines_grow(struct cgp_lines *t, size_t ncap, int instr)
 {
 	size_t each = sizeof *t->line + slot_size(t->nev);
@@ -339,6 +341,10 @@ static int lines_grow(struct cgp_lines *t, size_t ncap, int instr)
 		if (!o)
 			return -1;
 		t->obj = o;
+		o = realloc(t->fn_cc, ncap * sizeof *o);
+		if (!o)
+			return -1;
+		t->fn_cc = o;
 	}
 	/* 8 more: SWAR code loads whole words past a slot's end. */
 	if (ncap > (SIZE_MAX - 8) / each || !(b = realloc(t->line, ncap * each + 8)))
@@ -363,6 +369,7 @@ static long lines_append(struct cgp_lines *t, const struct row_key *k, int instr
 	if (instr) {
 		t->addr[t->n] = k->addr;
 		t->obj[t->n] = k->obj;
+		t->fn_cc[t->n] = k->fn_cc;
 	}
 	return (long)t->n++;
 }
@@ -630,7 +637,7 @@ static int rows_add(struct cgp_lines *t, unsigned nev, const struct row_key *k,
 int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
 		  const int64_t *c, int sign)
 {
-	struct row_key k = { line, 0, 0 };
+	struct row_key k = { line, 0, 0, 0 };
 
 	return rows_add(t, nev, &k, 0, c, sign, UINT64_MAX);
 }
@@ -638,15 +645,16 @@ int cgp_lines_add(struct cgp_lines *t, unsigned nev, int64_t line,
 int cgp_lines_add_bounded(struct cgp_lines *t, unsigned nev, int64_t line,
 			  const int64_t *c, int sign, uint64_t bound)
 {
-	struct row_key k = { line, 0, 0 };
+	struct row_key k = { line, 0, 0, 0 };
 
 	return rows_add(t, nev, &k, 0, c, sign, bound);
 }
 
 int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,
-		   uint32_t obj, uint64_t addr, const int64_t *c, int sign)
+		   uint32_t obj, uint64_t addr, uint32_t fn_cc, const int64_t *c,
+		   int sign)
 {
-	struct row_key k = { line, addr, obj };
+	struct row_key k = { line, addr, obj, fn_cc };
 
 	return rows_add(t, nev, &k, 1, c, sign, UINT64_MAX);
 }
@@ -809,6 +817,7 @@ void cgp_lines_release(struct cgp_lines *t)
 	free(t->line);
 	free(t->addr);
 	free(t->obj);
+	free(t->fn_cc);
 	free(t->wide);  /* (the slots are in line's block) */
 	free(t->runs);
 	free(t->index);

@@ -322,12 +322,16 @@ int cgp_write_diff(struct cgp_out *o, const struct cgp_profile *p,
 	return cgp_out_flush(o, err);
 }
 
-/* Where the instruction-level writer is: what its last ob=, fl= and fn=
- * lines named (obj -1: none yet), and the last count line's address. */
+/* Where the instruction-level writer is: its last ob= line's object (-1:
+ * none yet), the file of its last fl= line and of its last fl=, fi= or
+ * fe= line (the file of the count lines), the function of its last fn=
+ * line (a cost centre, -1: none yet), whether a name line came since the
+ * last count line, and that count line's address. */
 struct instr_pos {
 	long obj;
-	const struct cgp_name *file, *fn;
-	int absolute;      /* a name line came since the last count line */
+	const struct cgp_name *fl, *cost_file;
+	long fn_cc;
+	int absolute;
 	uint64_t addr;
 };
 
@@ -360,44 +364,123 @@ static size_t fmt_addr(char *buf, struct instr_pos *w, uint64_t addr)
 	return k;
 }
 
-/* The rows of c's instruction table, with the ob=, fl= and fn= lines
- * they need: ob= (and its build-id) when the object changes, fl= when the
- * file changes or after ob=, fn= when the function changes or after fl=
- * (a Callgrind reader forgets the function at ob=). */
-static void put_instr_rows(struct cgp_out *o, const struct cgp_profile *p,
-			   const struct cgp_cc *c, struct instr_pos *w, int64_t *row)
-{
-	const struct cgp_lines *t = c->instrs;
-	size_t r;
+/* An instruction row of a profile: its function's cost centre, its
+ * object, and where it is (row r of cost centre cc's instructions). */
+struct instr_rec {
+	uint32_t fn_cc, obj, cc, r;
+};
 
-	for (r = 0; t && r < t->n; r++) {
+/* Byte order of two names (strcmp's, as the tool sorts objects). */
+static int bytes_cmp(const struct cgp_name *a, const struct cgp_name *b)
+{
+	int c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
+
+	return c ? c : (a->len > b->len) - (a->len < b->len);
+}
+
+/* The order of the rows of the instruction-level output: by function (in
+ * the order first seen), then object (name, then build-id, none first,
+ * as the tool orders them), address and line; (cc, r) last, for a
+ * stable order.  Uses sort_tab. */
+static int cmp_instr(const void *a, const void *b)
+{
+	const struct instr_rec *x = a, *y = b;
+	const struct cgp_lines *tx = sort_tab->cc[x->cc].instrs;
+	const struct cgp_lines *ty = sort_tab->cc[y->cc].instrs;
+	uint64_t ax = tx->addr[x->r], ay = ty->addr[y->r];
+	int64_t lx = tx->line[x->r], ly = ty->line[y->r];
+
+	if (x->fn_cc != y->fn_cc)
+		return x->fn_cc < y->fn_cc ? -1 : 1;
+	if (x->obj != y->obj) {
+		const struct cgp_object *ox = &sort_tab->obj[x->obj];
+		const struct cgp_object *oy = &sort_tab->obj[y->obj];
+		int c = bytes_cmp(ox->name, oy->name);
+		if (c || !ox->build_id || !oy->build_id)
+			return c ? c : ox->build_id ? 1 : -1;
+		return bytes_cmp(ox->build_id, oy->build_id);
+	}
+	if (ax != ay)
+		return ax < ay ? -1 : 1;
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	if (x->cc != y->cc)
+		return x->cc < y->cc ? -1 : 1;
+	return (x->r > y->r) - (x->r < y->r);
+}
+
+/* The lines before the count line of record x: ob= (and its build-id)
+ * when the object changes; fl= and fn= where a function starts and after
+ * ob= (a Callgrind reader forgets the function at ob=), fl= only where
+ * the function's file is not both the last fl= line's and the count
+ * lines' (callgrind_annotate keeps the fi= file at fn=); fi= where the
+ * row's file is not the one of the count lines before, fe= where it is
+ * the function's own. */
+static void put_instr_names(struct cgp_out *o, const struct cgp_table *t,
+			    const struct instr_rec *x, struct instr_pos *w)
+{
+	const struct cgp_cc *c = &t->cc[x->cc], *f = &t->cc[x->fn_cc];
+	int new_ob = w->obj != (long)x->obj;
+
+	if (new_ob) {
+		const struct cgp_object *ob = &t->obj[x->obj];
+		put_name(o, "ob=", ob->name);
+		if (ob->build_id)
+			put_name(o, "# build-id: ", ob->build_id);
+		w->obj = (long)x->obj;
+	}
+	if (new_ob || w->fn_cc != (long)x->fn_cc) {
+		if (new_ob || w->fl != f->file || w->cost_file != f->file)
+			put_name(o, "fl=", f->file);
+		put_name(o, "fn=", f->fn);
+		w->fl = w->cost_file = f->file;
+		w->fn_cc = (long)x->fn_cc;
+		w->absolute = 1;
+	}
+	if (c->file != w->cost_file) {
+		put_name(o, c->file == f->file ? "fe=" : "fi=", c->file);
+		w->cost_file = c->file;
+	}
+}
+
+/* The instruction rows of p, each function one block (see cmp_instr()).
+ * 0, or CGP_ENOMEM. */
+static int put_instrs(struct cgp_out *o, const struct cgp_profile *p, int64_t *row,
+		      struct cgp_error *err)
+{
+	struct instr_pos w = { -1, NULL, NULL, -1, 1, 0 };
+	const struct cgp_table *t = &p->tab;
+	struct instr_rec *v;
+	size_t n = 0, i, r;
+
+	for (i = 0; i < t->ncc; i++)
+		n += t->cc[i].instrs ? t->cc[i].instrs->n : 0;
+	if (!(v = malloc((n + 1) * sizeof *v)))
+		return cgp_error_set(err, CGP_ENOMEM, "out of memory");
+	n = 0;
+	for (i = 0; i < t->ncc; i++)
+		for (r = 0; t->cc[i].instrs && r < t->cc[i].instrs->n; r++)
+			v[n++] = (struct instr_rec){ t->cc[i].instrs->fn_cc[r],
+						     t->cc[i].instrs->obj[r],
+						     (uint32_t)i, (uint32_t)r };
+	sort_tab = t;
+	qsort(v, n, sizeof *v, cmp_instr);
+	for (i = 0; i < n; i++) {
+		const struct cgp_lines *L = t->cc[v[i].cc].instrs;
 		char lead[64];
 		size_t k;
-		int new_ob = w->obj != (long)t->obj[r];
-		int new_fl = new_ob || w->file != c->file;
-		if (new_ob) {
-			const struct cgp_object *ob = &p->tab.obj[t->obj[r]];
-			put_name(o, "ob=", ob->name);
-			if (ob->build_id)
-				put_name(o, "# build-id: ", ob->build_id);
-			w->obj = (long)t->obj[r];
-		}
-		if (new_fl)
-			put_name(o, "fl=", c->file);
-		if (new_fl || w->fn != c->fn)
-			put_name(o, "fn=", c->fn);
-		w->absolute |= new_fl || w->fn != c->fn;
-		w->file = c->file;
-		w->fn = c->fn;
-		k = fmt_addr(lead, w, t->addr[r]);
+		put_instr_names(o, t, &v[i], &w);
+		k = fmt_addr(lead, &w, L->addr[v[i].r]);
 		lead[k++] = ' ';
-		k += cgp_fmt_int(lead + k, t->line[r]);
+		k += cgp_fmt_int(lead + k, L->line[v[i].r]);
 		lead[k] = '\0';
-		cgp_lines_get(t, r, row);
+		cgp_lines_get(L, v[i].r, row);
 		put_counts(o, lead, row, p->nev);
-		w->absolute = 0;
-		w->addr = t->addr[r];
+		w.absolute = 0;
+		w.addr = L->addr[v[i].r];
 	}
+	free(v);
+	return 0;
 }
 
 /* Row r of t, "LINE COUNT...\n", formatted where it goes in o's buffer. */
@@ -414,7 +497,6 @@ static void put_row(struct cgp_out *o, const struct cgp_lines *t, size_t r)
 int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
 		    struct cgp_error *err)
 {
-	struct instr_pos w = { -1, NULL, NULL, 1, 0 };
 	int instr = p->instr && p->keep_instrs;
 	const struct cgp_input *in = &p->in[0];
 	const char *d = in->desc;
@@ -435,18 +517,17 @@ int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
 	if (instr)
 		out_str(o, "positions: instr line\n");
 	put_events(o, p);
-	for (i = 0; i < p->tab.nfile; i++) {
+	if (instr && put_instrs(o, p, row, err)) {
+		free(row);
+		return err->code;
+	}
+	for (i = 0; !instr && i < p->tab.nfile; i++) {
 		const struct cgp_file *fl = &p->tab.file[i];
 		if (!fl->nccs)
 			continue;
-		if (!instr)
-			put_name(o, "fl=", fl->name);
+		put_name(o, "fl=", fl->name);
 		for (j = 0; j < fl->nccs; j++) {
 			const struct cgp_cc *c = &p->tab.cc[fl->ccs[j]];
-			if (instr) {
-				put_instr_rows(o, p, c, &w, row);
-				continue;
-			}
 			put_name(o, "fn=", c->fn);
 			for (r = 0; c->lines && r < c->lines->n; r++)
 				put_row(o, c->lines, r);

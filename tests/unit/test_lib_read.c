@@ -977,7 +977,7 @@ static void test_instrs(void)
 	memset(&l, 0, sizeof l);
 	v[0] = v[1] = 1;
 	CHECK_EQ(cgp_lines_add(&l, 2, 3, v, 1), 0);
-	CHECK_EQ(cgp_instrs_add(&l, 2, 3, 0, 0x10, v, 1), CGP_EUSAGE);
+	CHECK_EQ(cgp_instrs_add(&l, 2, 3, 0, 0x10, 0, v, 1), CGP_EUSAGE);
 	cgp_lines_release(&l);
 }
 
