@@ -327,22 +327,19 @@ static const HChar *cg_fn_key(DiEpoch ep, Addr addr)
    return fn_cache[slot].key;
 }
 
-/* The (file, function, line) of the instruction at addr, from the debug
-   info current now, names interned: unknown file "???" with line 0,
-   unknown function "???"; the file is "<dir>/<file>" when the debug info
-   gives a directory. */
-static void cg_get_location(Addr addr, const HChar **file_key,
-                            const HChar **fn_key_out, Int *line_no)
+/* The file key (interned: "???" if unknown, "<dir>/<file>" when the
+   debug info gives a directory) and the line (0 if unknown) of the
+   instruction at addr; whether the debug info has them. */
+static Bool cg_get_file_line(DiEpoch ep, Addr addr, const HChar **file_key,
+                             UInt *line)
 {
    const HChar *file, *dir;
-   UInt line;
-   DiEpoch ep = VG_(current_DiEpoch)();
-   Bool have_line = VG_(get_filename_linenum)(ep, addr, &file, &dir, &line);
+   Bool have_line = VG_(get_filename_linenum)(ep, addr, &file, &dir, line);
 
    if (!have_line) {
       file = "???";
       dir = "";
-      line = 0;
+      *line = 0;
    }
    if (last_file.key != NULL && file == last_file.file
        && dir == last_file.dir) {
@@ -361,6 +358,19 @@ static void cg_get_location(Addr addr, const HChar **file_key,
    last_file.file = file;
    last_file.dir = dir;
    last_file.key = *file_key;
+   return have_line;
+}
+
+/* The (file, function, line) of the instruction at addr, from the debug
+   info current now, names interned: unknown file "???" with line 0,
+   unknown function "???"; the file is "<dir>/<file>" when the debug info
+   gives a directory. */
+static void cg_get_location(Addr addr, const HChar **file_key,
+                            const HChar **fn_key_out, Int *line_no)
+{
+   UInt line;
+   DiEpoch ep = VG_(current_DiEpoch)();
+   Bool have_line = cg_get_file_line(ep, addr, file_key, &line);
 
    /* Asked after the file name: the function-name string is only valid
       until the next name query. */
@@ -404,6 +414,7 @@ static CgLineCC *cg_get_lineCC(Addr addr)
 typedef struct {
    const CgObject *obj;
    Addr addr;                 /* in the object */
+   const HChar *fn_file;      /* its function's file (cg_fn_file) */
    CgLineCC cc;               /* last: its counters follow */
 } CgInstrCC;
 
@@ -435,6 +446,32 @@ static CgChainTable instr_table = {
    .hash_of = cg_instr_hash_of,
 };
 
+/* The core's offset of the instruction at a in its symbol, which
+   pub_core_debuginfo.h declares (for MIPS stack unwinding, but the kits of
+   every platform define it, Valgrind 3.19's included). */
+extern Bool VG_(get_inst_offset_in_function)(DiEpoch ep, Addr a,
+                                             PtrdiffT *offset);
+
+/* The file of the function fn that holds the instruction at a, whose own
+   file is file: the file of the function's first instruction (its
+   symbol's address), which Callgrind too takes for a function's file.
+   Code inlined from a header then belongs to the function of the file
+   that includes it, and two functions of one name in two files (static
+   ones) stay two.  file itself for an unknown function. */
+static const HChar *cg_fn_file(Addr a, const HChar *fn, const HChar *file)
+{
+   DiEpoch ep = VG_(current_DiEpoch)();
+   PtrdiffT off;
+   const HChar *entry_file;
+   UInt line;
+
+   if (VG_(strcmp)(fn, "???") == 0
+       || !VG_(get_inst_offset_in_function)(ep, a, &off) || off <= 0)
+      return file;
+   cg_get_file_line(ep, a - (Addr)off, &entry_file, &line);
+   return entry_file;
+}
+
 static CgLineCC *cg_get_instrCC(Addr a)
 {
    const HChar *file, *fn;
@@ -453,6 +490,7 @@ static CgLineCC *cg_get_instrCC(Addr a)
    CgInstrCC *i = cg_pool_alloc(sizeof *i + cg_layout.n_slots * sizeof(ULong));
    i->obj = obj;
    i->addr = addr;
+   i->fn_file = cg_fn_file(a, fn, file);
    i->cc.file = file;
    i->cc.fn = fn;
    i->cc.line = line;
@@ -471,6 +509,12 @@ const CgObject *cg_cc_object(const CgLineCC *cc, Addr *addr)
    const CgInstrCC *i = cg_instr_of(cc);
    *addr = i->addr;
    return i->obj;
+}
+
+const HChar *cg_cc_fn_file(const CgLineCC *cc)
+{
+   tl_assert(dump_instr);
+   return cg_instr_of(cc)->fn_file;
 }
 
 /* The table of the cost centres that are written out. */

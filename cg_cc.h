@@ -106,6 +106,12 @@ void cg_cc_start_block(void);
    in *addr, its address in that object. */
 const CgObject *cg_cc_object(const CgLineCC *cc, Addr *addr);
 
+/* With --dump-instr=yes: the file of the function of the instruction
+   cost centre cc, the file of the function's first instruction (the
+   instruction's own file for the unknown function "???").  The
+   function's other files are those of code inlined into it. */
+const HChar *cg_cc_fn_file(const CgLineCC *cc);
+
 /* The counter of column col (which must be on) in cc. */
 ULong *cg_counter(CgLineCC *cc, CgColumnId col);
 

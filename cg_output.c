@@ -180,14 +180,16 @@ static Int cg_cmp_row(const void *a, const void *b)
    return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* With --dump-instr=yes: by (file, function, object, address, line). */
+/* With --dump-instr=yes: by function (its file, its name, its object),
+   then address and line, so that each function is one run of rows. */
 static Int cg_cmp_instr_row(const void *a, const void *b)
 {
    const CgLineCC *x = ((const struct cg_row *)a)->cc;
    const CgLineCC *y = ((const struct cg_row *)b)->cc;
+   const HChar *xf = cg_cc_fn_file(x), *yf = cg_cc_fn_file(y);
    Addr xa, ya;
    Int r;
-   if (x->file != y->file && (r = VG_(strcmp)(x->file, y->file)) != 0)
+   if (xf != yf && (r = VG_(strcmp)(xf, yf)) != 0)
       return r;
    if (x->fn != y->fn && (r = VG_(strcmp)(x->fn, y->fn)) != 0)
       return r;
@@ -214,10 +216,12 @@ static struct cg_row *cg_live_rows(UInt *n)
 }
 
 /* Where the instruction-level writer is: the object of its last ob= line,
-   whether a name line came since the last count line, and that count
-   line's address. */
+   the file of its last fl= line and of its last fl=, fi= or fe= line (the
+   file of the count lines), whether a name line came since the last
+   count line, and that count line's address. */
 typedef struct {
    const CgObject *obj;
+   const HChar *fl, *cost_file;
    Bool absolute;
    Addr addr;
 } CgInstrPos;
@@ -265,6 +269,49 @@ static void cg_write_address(CgOut *o, CgInstrPos *w, Addr prev)
 /* Statistics of the last profile written (--stats=yes). */
 UInt stat_files_written, stat_fns_written, stat_lines_written;
 
+/* kw, name and a newline. */
+static void cg_write_name(CgOut *o, const HChar *kw, const HChar *name)
+{
+   cg_out_str(o, kw);
+   cg_out_str(o, name);
+   cg_out_str(o, "\n");
+}
+
+/* The lines before the count line of the instruction cc, prev the
+   instruction before it (NULL for the first): ob= where the object
+   changes; fl= and fn= where the function changes (a function is its
+   file, name and object: each is one run of rows, cg_cmp_instr_row) or
+   after ob=, fl= only where its file is not the one of the last fl=
+   line or an fi= line came since (callgrind_annotate stays in the fi=
+   file at fn=); then fi= where the instruction's file is not the one
+   of the count lines before, fe= where it is the function's own file
+   again (the Callgrind format's lines for inlined code, as Callgrind
+   writes them); then the instruction's address. */
+static void cg_write_instr_names(CgOut *o, const CgLineCC *cc,
+                                 const CgLineCC *prev, CgInstrPos *w)
+{
+   const HChar *fn_file = cg_cc_fn_file(cc);
+   Bool new_file = !prev || cg_cc_fn_file(prev) != fn_file;
+   Bool new_fn = new_file || cc->fn != prev->fn;
+   Addr prev_addr = w->addr;
+   Bool new_obj = cg_write_object(o, cc, w);
+
+   if (new_obj || new_fn) {
+      if (new_obj || fn_file != w->fl || fn_file != w->cost_file)
+         cg_write_name(o, "fl=", fn_file);
+      cg_write_name(o, "fn=", cc->fn);
+      w->fl = w->cost_file = fn_file;
+      w->absolute = True;
+      stat_files_written += new_file;
+      stat_fns_written += new_fn;
+   }
+   if (cc->file != w->cost_file) {
+      cg_write_name(o, cc->file == fn_file ? "fe=" : "fi=", cc->file);
+      w->cost_file = cc->file;
+   }
+   cg_write_address(o, w, prev_addr);
+}
+
 /* Writes the whole profile to fd, with the summary line from tot: the
    part's lines and desc: lines, or, part NULL, every line cost centre;
    returns 0, or the errno of the first write that failed.  The rows are
@@ -276,7 +323,7 @@ static Int cg_write_profile(Int fd, const CgTotals *tot,
    UInt n_lines;
    struct cg_row *v = part ? part->rows : cg_live_rows(&n_lines);
    const HChar *file = NULL, *fn = NULL;
-   CgInstrPos w = { NULL, True, 0 };
+   CgInstrPos w = { NULL, NULL, NULL, True, 0 };
 
    if (part)
       n_lines = part->n_rows;
@@ -289,27 +336,21 @@ static Int cg_write_profile(Int fd, const CgTotals *tot,
    cg_write_header(o, part ? part->desc : NULL);
    for (UInt i = 0; i < n_lines; i++) {
       const CgLineCC *cc = v[i].cc;
-      Bool new_file = cc->file != file, new_fn = new_file || cc->fn != fn;
-      Addr prev = w.addr;
-      /* A Callgrind reader forgets the file and function at an ob=. */
-      Bool new_obj = cfg->dump_instr && cg_write_object(o, cc, &w);
-      if (new_file || new_obj) {
-         file = cc->file;
-         cg_out_str(o, "fl=");
-         cg_out_str(o, file);
-         cg_out_str(o, "\n");
-         stat_files_written += new_file;
+      if (cfg->dump_instr) {
+         cg_write_instr_names(o, cc, i ? v[i - 1].cc : NULL, &w);
+      } else {
+         Bool new_file = cc->file != file;
+         if (new_file) {
+            file = cc->file;
+            cg_write_name(o, "fl=", file);
+            stat_files_written++;
+         }
+         if (new_file || cc->fn != fn) {
+            fn = cc->fn;
+            cg_write_name(o, "fn=", fn);
+            stat_fns_written++;
+         }
       }
-      if (new_fn || new_obj) {
-         fn = cc->fn;
-         cg_out_str(o, "fn=");
-         cg_out_str(o, fn);
-         cg_out_str(o, "\n");
-         stat_fns_written += new_fn;
-         w.absolute = True;
-      }
-      if (cfg->dump_instr)
-         cg_write_address(o, &w, prev);
       cg_out_line_number(o, cc->line);
       cg_write_counts(o, v[i].c);
       stat_lines_written++;

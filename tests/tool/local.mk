@@ -123,16 +123,23 @@ EXTRA_DIST += tests/tool/dwarf-lines.test
 # --dump-instr=yes: against --dump-instr=no on the differential corpus
 # (per-line totals and summaries identical), its addresses against
 # objdump -d and its build-ids against readelf -n, the companions' reports
-# of it against those of line-level profiles, KCachegrind's Machine Code
-# tab (skipped without KCachegrind and Xvfb).  They use the corpus that
-# tests/tool/corpus.stamp builds first.
+# of it against those of line-level profiles, its functions with inlined
+# code (one block each, read right by callgrind_annotate), KCachegrind's
+# Machine Code tab (skipped without KCachegrind and Xvfb).  They use the
+# corpus that tests/tool/corpus.stamp builds first; instr-functions and
+# kcachegrind build the inlfn program themselves.
 INSTR_TESTS = \
 	tests/tool/instr-lines.test \
 	tests/tool/instr-objects.test \
 	tests/tool/instr-companions.test \
+	tests/tool/instr-functions.test \
 	tests/tool/kcachegrind.test
 TESTS += $(INSTR_TESTS)
-EXTRA_DIST += $(INSTR_TESTS)
+EXTRA_DIST += $(INSTR_TESTS) \
+	tests/tool/progs/inlfn.c \
+	tests/tool/progs/inlfn.h \
+	tests/tool/progs/inlfn-a.c \
+	tests/tool/progs/inlfn-b.c
 
 # The project's version in the companions, the banner, -v, --version and
 # --help (tests/tool/version.test).
