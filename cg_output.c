@@ -224,7 +224,26 @@ typedef struct {
    const HChar *fl, *cost_file;
    Bool absolute;
    Addr addr;
+   ULong zid[3];              /* the last name compression ID of ob=, of
+                                 fl=, fi= and fe=, of fn= */
 } CgInstrPos;
+
+/* kw, name and a newline in the instruction-level profile, whose Callgrind
+   readers take a name that starts with "(" and a digit for the format's
+   name compression: such a name gets an ID of its own first, the next
+   of *zid ("(1) (2) h.c" is the name "(2) h.c"). */
+static void cg_write_zname(CgOut *o, const HChar *kw, const HChar *name,
+                           ULong *zid)
+{
+   cg_out_str(o, kw);
+   if (name[0] == '(' && name[1] >= '0' && name[1] <= '9') {
+      cg_out_str(o, "(");
+      cg_out_u64(o, ++*zid);
+      cg_out_str(o, ") ");
+   }
+   cg_out_str(o, name);
+   cg_out_str(o, "\n");
+}
 
 /* ob= and the build-id line when the object of cc changes; then the
    instruction's address, absolute in hex after a name line, else relative
@@ -237,13 +256,12 @@ static Bool cg_write_object(CgOut *o, const CgLineCC *cc, CgInstrPos *w)
    const CgObject *obj = cg_cc_object(cc, &addr);
    Bool new_obj = obj != w->obj;
    if (new_obj) {
-      cg_out_str(o, "ob=");
-      cg_out_str(o, obj->path);
+      cg_write_zname(o, "ob=", obj->path, &w->zid[0]);
       if (obj->build_id) {
-         cg_out_str(o, "\n# build-id: ");
+         cg_out_str(o, "# build-id: ");
          cg_out_str(o, obj->build_id);
+         cg_out_str(o, "\n");
       }
-      cg_out_str(o, "\n");
       w->obj = obj;
    }
    w->addr = addr;
@@ -298,15 +316,16 @@ static void cg_write_instr_names(CgOut *o, const CgLineCC *cc,
 
    if (new_obj || new_fn) {
       if (new_obj || fn_file != w->fl || fn_file != w->cost_file)
-         cg_write_name(o, "fl=", fn_file);
-      cg_write_name(o, "fn=", cc->fn);
+         cg_write_zname(o, "fl=", fn_file, &w->zid[1]);
+      cg_write_zname(o, "fn=", cc->fn, &w->zid[2]);
       w->fl = w->cost_file = fn_file;
       w->absolute = True;
       stat_files_written += new_file;
       stat_fns_written += new_fn;
    }
    if (cc->file != w->cost_file) {
-      cg_write_name(o, cc->file == fn_file ? "fe=" : "fi=", cc->file);
+      cg_write_zname(o, cc->file == fn_file ? "fe=" : "fi=", cc->file,
+                     &w->zid[1]);
       w->cost_file = cc->file;
    }
    cg_write_address(o, w, prev_addr);
@@ -323,7 +342,7 @@ static Int cg_write_profile(Int fd, const CgTotals *tot,
    UInt n_lines;
    struct cg_row *v = part ? part->rows : cg_live_rows(&n_lines);
    const HChar *file = NULL, *fn = NULL;
-   CgInstrPos w = { NULL, NULL, NULL, True, 0 };
+   CgInstrPos w = { NULL, NULL, NULL, True, 0, { 0, 0, 0 } };
 
    if (part)
       n_lines = part->n_rows;

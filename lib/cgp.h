@@ -27,6 +27,11 @@
  *                inlined code.  The next fn= goes back to the fl= file)
  *   fn       ::= "fn=" FUNCNAME
  *   ob       ::= "ob=" OBJNAME [NL buildid]   (instruction-level only)
+ *                In an instruction-level file, an OBJNAME, FILENAME or
+ *                FUNCNAME that starts with "(" and a digit is the Callgrind
+ *                format's name compression: "(ID) NAME" is NAME and
+ *                defines ID, "(ID)" is the NAME defined last for ID; one
+ *                series of IDs each for ob=, for fl=/fi=/fe=, for fn=
  *   buildid  ::= "# build-id: " HEX+       (right after its ob= line: the
  *                object is (OBJNAME, HEX+); an even number of lower-case hex
  *                digits; elsewhere the line is a plain comment)

@@ -50,6 +50,17 @@ const struct cgp_rules *cgp_rules_of(enum cgp_mode mode)
 	return &rules_table[mode];
 }
 
+/* The names of the Callgrind format's name compression in one file: the
+ * IDs defined so far in one context (ob=; fl=, fi= and fe=; fn=) and
+ * their names.  Open addressing on id + 1 (0: an empty slot). */
+struct zmap {
+	uint64_t *key;
+	struct cgp_name_ent **name;
+	size_t mask, n;
+};
+
+enum { Z_OB, Z_FL, Z_FN };
+
 /* State of reading one file. */
 struct rstate {
 	struct cgp_profile *p;
@@ -70,6 +81,7 @@ struct rstate {
 	struct cgp_name_ent *fn_file;
 	unsigned fn_file_flags;
 	long fn_cc;              /* the cost centre (fn_file, fn), -1 = look up */
+	struct zmap zmap[3];     /* name compression, instruction-level files */
 	long cc;                 /* current cost centre, -1 = look up */
 	int64_t *counts;         /* this line's counts */
 	int64_t *running;        /* total of this file so far, unless the
@@ -414,6 +426,92 @@ static struct cgp_name_ent *intern(struct rstate *s, const char *t, size_t n)
 	return x;
 }
 
+/* The slot of key (id + 1) in z: where it is, or the empty one where it
+ * goes. */
+static size_t zmap_slot(const struct zmap *z, uint64_t key)
+{
+	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & z->mask;
+
+	while (z->key[i] && z->key[i] != key)
+		i = (i + 1) & z->mask;
+	return i;
+}
+
+/* Maps ID id to name in z (a new definition replaces an old one, as in
+ * callgrind_annotate); 0, or -1 without memory. */
+static int zmap_put(struct zmap *z, uint64_t id, struct cgp_name_ent *name)
+{
+	size_t i;
+
+	if (2 * (z->n + 1) > (z->key ? z->mask + 1 : 0)) {
+		size_t cap = z->key ? 2 * (z->mask + 1) : 64, j;
+		struct zmap nz;
+		nz.key = calloc(cap, sizeof *nz.key);
+		nz.name = calloc(cap, sizeof *nz.name);
+		nz.mask = cap - 1;
+		nz.n = z->n;
+		if (!nz.key || !nz.name) {
+			free(nz.key);
+			free(nz.name);
+			return -1;
+		}
+		for (j = 0; z->key && j <= z->mask; j++)
+			if (z->key[j]) {
+				i = zmap_slot(&nz, z->key[j]);
+				nz.key[i] = z->key[j];
+				nz.name[i] = z->name[j];
+			}
+		free(z->key);
+		free(z->name);
+		*z = nz;
+	}
+	i = zmap_slot(z, id + 1);
+	z->n += !z->key[i];
+	z->key[i] = id + 1;
+	z->name[i] = name;
+	return 0;
+}
+
+/*
+ * The Callgrind format's name compression (instruction-level files only):
+ * a name "(ID) NAME" (white space between optional) is NAME, and makes ID
+ * stand for NAME in its context (ctx: Z_OB, Z_FL, Z_FN) for the rest of
+ * the file; a name "(ID)" is the name ID stands for.  So a name that
+ * starts with "(" and a digit is never a name as it is: the writers put
+ * "(ID) " before such names.  *name and *n are set to the name meant
+ * (interned, for a reference); 0, or an error.
+ */
+static int unzip_name(struct rstate *s, int ctx, const char **name, size_t *n)
+{
+	const char *t = *name, *e = t + *n, *p = t + 1;
+	struct cgp_name_ent *x;
+	uint64_t id = 0;
+
+	if (!s->in->instr || *n < 2 || t[0] != '(' || (unsigned)(t[1] - '0') > 9)
+		return 0;
+	for (; p < e && (unsigned)(*p - '0') <= 9; p++) {
+		if (id > (UINT64_MAX - 1 - (unsigned)(*p - '0')) / 10)
+			return perr_quote(s, "name compression ID out of range", t, *n);
+		id = id * 10 + (unsigned)(*p - '0');
+	}
+	if (p == e || *p != ')')
+		return perr_quote(s, "malformed name compression", t, *n);
+	p = skip_ws(p + 1, e);
+	if (p < e) {
+		*name = p;
+		*n = (size_t)(e - p);
+		if (!(x = intern(s, p, *n)))
+			return s->err->code;
+		return zmap_put(&s->zmap[ctx], id, x) ? nomem(s) : 0;
+	}
+	x = s->zmap[ctx].key ? s->zmap[ctx].name[zmap_slot(&s->zmap[ctx], id + 1)] : NULL;
+	if (!x)
+		return perr_quote(s, "undefined name compression ID", t, *n);
+	*name = x->name.s;
+	*n = x->name.len;
+	return 0;
+}
+
 /* Makes (file, fn, flags) current, creating it. */
 static int set_cc(struct rstate *s)
 {
@@ -430,6 +528,10 @@ static int set_cc(struct rstate *s)
 static int take_name(struct rstate *s, const char *name, size_t n, int which,
 		     struct cgp_name_ent **orig, struct cgp_name_ent **m)
 {
+	int rc = unzip_name(s, which ? Z_FN : Z_FL, &name, &n);
+
+	if (rc)
+		return rc;
 	*orig = intern(s, name, n);
 	if (!*orig)
 		return s->err->code;
@@ -536,6 +638,10 @@ static int current_object(struct rstate *s)
 
 static int on_ob(struct rstate *s, const char *name, size_t n)
 {
+	int rc = unzip_name(s, Z_OB, &name, &n);
+
+	if (rc)
+		return rc;
 	if (!(s->ob = intern(s, name, n)))
 		return s->err->code;
 	s->obj = -1;
@@ -1311,7 +1417,7 @@ int cgp_profile_read(struct cgp_profile *p, const char *path,
 		     const struct cgp_read_opts *o, struct cgp_error *err)
 {
 	struct rstate s;
-	int rc;
+	int rc, z;
 
 	memset(&s, 0, sizeof s);
 	s.p = p;
@@ -1342,6 +1448,10 @@ int cgp_profile_read(struct cgp_profile *p, const char *path,
 	free(s.counts);
 	free(s.pend);
 	free(s.running);
+	for (z = 0; z < 3; z++) {
+		free(s.zmap[z].key);
+		free(s.zmap[z].name);
+	}
 	cgp_reader_release(&s.r);
 	return rc;
 }

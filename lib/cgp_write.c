@@ -333,7 +333,34 @@ struct instr_pos {
 	long fn_cc;
 	int absolute;
 	uint64_t addr;
+	int64_t zid[3];    /* the last name compression ID of ob=, of fl=,
+			      fi= and fe=, of fn= (put_zname()) */
 };
+
+/* kw + the name + "\n" in a Callgrind-format output, whose readers take
+ * a name that starts with "(" and a digit for the format's name
+ * compression: such a name gets an ID of its own first, the next of
+ * *zid ("(1) (2) h.c" is the name "(2) h.c"); others are as put_name()
+ * writes them. */
+static void put_zname(struct cgp_out *o, const char *kw, const struct cgp_name *n,
+		      int64_t *zid)
+{
+	char b[32];
+	size_t k = 1;
+
+	if (n->len >= 2 && n->s[0] == '(' && (unsigned)(n->s[1] - '0') <= 9) {
+		out_str(o, kw);
+		b[0] = '(';
+		k += cgp_fmt_int(b + 1, ++*zid);
+		b[k++] = ')';
+		b[k++] = ' ';
+		cgp_out_add(o, b, k);
+		cgp_out_add(o, n->s, n->len);
+		out_str(o, "\n");
+	} else {
+		put_name(o, kw, n);
+	}
+}
 
 /* The address of a count line: "0x<hex>" after a name line, else relative
  * to the previous count line's ("+N", "-N" or "*"), unless the distance
@@ -424,21 +451,21 @@ static void put_instr_names(struct cgp_out *o, const struct cgp_table *t,
 
 	if (new_ob) {
 		const struct cgp_object *ob = &t->obj[x->obj];
-		put_name(o, "ob=", ob->name);
+		put_zname(o, "ob=", ob->name, &w->zid[0]);
 		if (ob->build_id)
 			put_name(o, "# build-id: ", ob->build_id);
 		w->obj = (long)x->obj;
 	}
 	if (new_ob || w->fn_cc != (long)x->fn_cc) {
 		if (new_ob || w->fl != f->file || w->cost_file != f->file)
-			put_name(o, "fl=", f->file);
-		put_name(o, "fn=", f->fn);
+			put_zname(o, "fl=", f->file, &w->zid[1]);
+		put_zname(o, "fn=", f->fn, &w->zid[2]);
 		w->fl = w->cost_file = f->file;
 		w->fn_cc = (long)x->fn_cc;
 		w->absolute = 1;
 	}
 	if (c->file != w->cost_file) {
-		put_name(o, c->file == f->file ? "fe=" : "fi=", c->file);
+		put_zname(o, c->file == f->file ? "fe=" : "fi=", c->file, &w->zid[1]);
 		w->cost_file = c->file;
 	}
 }
@@ -448,7 +475,7 @@ static void put_instr_names(struct cgp_out *o, const struct cgp_table *t,
 static int put_instrs(struct cgp_out *o, const struct cgp_profile *p, int64_t *row,
 		      struct cgp_error *err)
 {
-	struct instr_pos w = { -1, NULL, NULL, -1, 1, 0 };
+	struct instr_pos w = { -1, NULL, NULL, -1, 1, 0, { 0, 0, 0 } };
 	const struct cgp_table *t = &p->tab;
 	struct instr_rec *v;
 	size_t n = 0, i, r;

@@ -124,15 +124,17 @@ EXTRA_DIST += tests/tool/dwarf-lines.test
 # (per-line totals and summaries identical), its addresses against
 # objdump -d and its build-ids against readelf -n, the companions' reports
 # of it against those of line-level profiles, its functions with inlined
-# code (one block each, read right by callgrind_annotate), KCachegrind's
+# code (one block each, read right by callgrind_annotate), names that the
+# Callgrind format would take for name compression, KCachegrind's
 # Machine Code tab (skipped without KCachegrind and Xvfb).  They use the
-# corpus that tests/tool/corpus.stamp builds first; instr-functions and
-# kcachegrind build the inlfn program themselves.
+# corpus that tests/tool/corpus.stamp builds first; instr-functions,
+# instr-names and kcachegrind build their programs themselves.
 INSTR_TESTS = \
 	tests/tool/instr-lines.test \
 	tests/tool/instr-objects.test \
 	tests/tool/instr-companions.test \
 	tests/tool/instr-functions.test \
+	tests/tool/instr-names.test \
 	tests/tool/kcachegrind.test
 TESTS += $(INSTR_TESTS)
 EXTRA_DIST += $(INSTR_TESTS) \
