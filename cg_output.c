@@ -72,6 +72,24 @@ static void cg_out_str(CgOut *o, const HChar *s)
    cg_out_bytes(o, s, (Int)VG_(strlen)(s));
 }
 
+/* s as text of one line of the profile: a line feed or carriage return in
+   it (a program argument, a file name), where every reader would end the
+   line, as "\x0a" or "\x0d", as the tool writes the control characters
+   of dump names; all else as it is, so that a text without them is
+   written as upstream writes it. */
+static void cg_out_text(CgOut *o, const HChar *s)
+{
+   const HChar *run = s;
+
+   for (; *s; s++)
+      if (*s == '\n' || *s == '\r') {
+         cg_out_bytes(o, run, (Int)(s - run));
+         cg_out_str(o, *s == '\n' ? "\\x0a" : "\\x0d");
+         run = s + 1;
+      }
+   cg_out_bytes(o, run, (Int)(s - run));
+}
+
 static void cg_out_u64(CgOut *o, ULong v)
 {
    HChar tmp[CG_FMT_U64_SIZE];
@@ -139,10 +157,10 @@ static void cg_write_header(CgOut *o, const HChar *desc)
    if (desc)
       cg_out_str(o, desc);
    cg_out_str(o, "cmd: ");
-   cg_out_str(o, VG_(args_the_exename));
+   cg_out_text(o, VG_(args_the_exename));
    for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++) {
       cg_out_str(o, " ");
-      cg_out_str(o, *(HChar **)VG_(indexXA)(VG_(args_for_client), i));
+      cg_out_text(o, *(HChar **)VG_(indexXA)(VG_(args_for_client), i));
    }
    if (cfg->dump_instr)
       cg_out_str(o, "\npositions: instr line");
@@ -241,7 +259,7 @@ static void cg_write_zname(CgOut *o, const HChar *kw, const HChar *name,
       cg_out_u64(o, ++*zid);
       cg_out_str(o, ") ");
    }
-   cg_out_str(o, name);
+   cg_out_text(o, name);
    cg_out_str(o, "\n");
 }
 
@@ -287,11 +305,11 @@ static void cg_write_address(CgOut *o, CgInstrPos *w, Addr prev)
 /* Statistics of the last profile written (--stats=yes). */
 UInt stat_files_written, stat_fns_written, stat_lines_written;
 
-/* kw, name and a newline. */
+/* kw, name (cg_out_text) and a newline. */
 static void cg_write_name(CgOut *o, const HChar *kw, const HChar *name)
 {
    cg_out_str(o, kw);
-   cg_out_str(o, name);
+   cg_out_text(o, name);
    cg_out_str(o, "\n");
 }
 

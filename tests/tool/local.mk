@@ -148,6 +148,11 @@ EXTRA_DIST += $(INSTR_TESTS) \
 TESTS += tests/tool/version.test
 EXTRA_DIST += tests/tool/version.test
 
+# A line feed in a program argument or a source file name: written
+# escaped, the profile still readable (tests/tool/line-breaks.test).
+TESTS += tests/tool/line-breaks.test
+EXTRA_DIST += tests/tool/line-breaks.test
+
 # Regions, phases and threads (issue 18): the requests count in no event,
 # zero and dump parts, --dump-every, --toggle-collect, --separate-threads,
 # and their interaction with fork, exec, fatal signals and output errors.
