@@ -1,0 +1,12 @@
+# tests/bench/local.mk -- included by the top-level Makefile.am.
+# Copyright (C) 2026 the cachegrind-ng developers.
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The benchmarks' own checks (they are not tests themselves): the tool
+# benchmark bench/tool/run on its smallest workload (tests/bench/run.test),
+# registered with the tool only.
+
+if BUILD_TOOL
+TESTS += tests/bench/run.test
+endif
+EXTRA_DIST += tests/bench/run.test
