@@ -23,7 +23,7 @@ bench-tool-quick: all
 
 .PHONY: bench-tool bench-tool-quick
 
-CLEANFILES += bench-tool.tsv bench-tool-runs.tsv
+CLEANFILES += bench-tool.tsv bench-tool-runs.tsv bench-tool.tsv.partial bench-tool-runs.tsv.partial
 
 EXTRA_DIST += \
 	docs/performance.md \
