@@ -5,15 +5,21 @@
  */
 /*
  * Usage: cgout-gen LINES SEED > file
+ * LINES (at least 1) and SEED (0 to ULONG_MAX) are whole numbers in
+ * decimal; anything else is a usage error (exit 2), and a failed write
+ * is reported with its reason (exit 1).
  * Shape of a real --cache-sim=yes --branch-sim=yes profile: desc: lines,
  * files of 10 to 60 functions, functions of 5 to 94 consecutive source
  * lines with small counts, most miss counts zero, an occasional hot line.  The same
  * SEED gives the same file; another SEED gives the same files and
  * functions with other counts (for cg_diff and cg_merge).
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint64_t state;
 
@@ -31,9 +37,29 @@ static unsigned below(unsigned n)
 	return (unsigned)(rnd() % n);
 }
 
+/* Reads S, digits only (no sign, no blank, no exponent), into *V; returns
+ * -1 when S is not such a number or it exceeds MAX. */
+static int parse_number(const char *s, unsigned long long max, unsigned long long *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno != 0 || *end != '\0' || *v > max ? -1 : 0;
+}
+
+/* Says why the output could not be written; exit status 1. */
+static int write_error(int err)
+{
+	fprintf(stderr, "cgout-gen: error: writing the output: %s\n", strerror(err));
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long long lines, done = 0, sum[13] = { 0 };
+	unsigned long long lines, done = 0, sum[13] = { 0 }, seed_arg;
 	unsigned long seed;
 	unsigned file = 0, k;
 	static char buf[1 << 20];
@@ -42,8 +68,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: cgout-gen LINES SEED > file\n");
 		return 2;
 	}
-	lines = strtoull(argv[1], NULL, 10);
-	seed = strtoul(argv[2], NULL, 10);
+	if (parse_number(argv[1], ULLONG_MAX, &lines) != 0 || lines == 0) {
+		fprintf(stderr, "cgout-gen: error: LINES must be a whole number of at least 1: '%s'\n", argv[1]);
+		return 2;
+	}
+	if (parse_number(argv[2], ULONG_MAX, &seed_arg) != 0) {
+		fprintf(stderr, "cgout-gen: error: SEED must be a whole number from 0 to %lu: '%s'\n",
+			ULONG_MAX, argv[2]);
+		return 2;
+	}
+	seed = (unsigned long)seed_arg;
 	setvbuf(stdout, buf, _IOFBF, sizeof buf);
 	printf("desc: I1 cache:         32768 B, 64 B, 8-way associative\n"
 	       "desc: D1 cache:         32768 B, 64 B, 8-way associative\n"
@@ -100,10 +134,15 @@ int main(int argc, char **argv)
 			}
 		}
 		file++;
+		/* A failed write (a full disk) stops the output at once. */
+		if (ferror(stdout))
+			return write_error(errno);
 	}
 	printf("summary:");
 	for (k = 0; k < 13; k++)
 		printf(" %llu", sum[k]);
 	putchar('\n');
-	return fflush(stdout) ? 1 : 0;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return write_error(errno);
+	return 0;
 }
