@@ -4,12 +4,13 @@
 #
 # The benchmarks' own checks (they are not tests themselves): the
 # companions' benchmark and its generator on small profiles
-# (tests/bench/companions.test), and the tool benchmark bench/tool/run on
-# its smallest workload (tests/bench/run.test), registered with the tool
-# only.
+# (tests/bench/companions.test), bench/tool/perf-split on the reports of a
+# stand-in perf (tests/bench/perf-split.test), and the tool benchmark
+# bench/tool/run on its smallest workload (tests/bench/run.test),
+# registered with the tool only.
 
-TESTS += tests/bench/companions.test
+TESTS += tests/bench/companions.test tests/bench/perf-split.test
 if BUILD_TOOL
 TESTS += tests/bench/run.test
 endif
-EXTRA_DIST += tests/bench/run.test tests/bench/companions.test
+EXTRA_DIST += tests/bench/run.test tests/bench/companions.test tests/bench/perf-split.test
