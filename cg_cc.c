@@ -8,6 +8,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_debuginfo.h"
+#include "pub_tool_options.h"
 
 #include "cg_cc.h"
 #include "cg_config.h"
@@ -298,13 +299,17 @@ extern Bool VG_(get_fnname_raw)(DiEpoch ep, Addr a, const HChar **buf);
    the key of a symbol is remembered by the address of its raw name, which
    stays that name's as long as the epoch does (the core starts a new one
    whenever debug information is read or discarded), and the key is the
-   interned result of VG_(get_fnname), a function of that name alone.
-   Direct-mapped; owner: cg_get_location. */
+   interned result of VG_(get_fnname), a function of that name and of
+   --show-below-main (which names glibc's start-up code "(below main)",
+   and which the program may change while it runs: VALGRIND_CLO_CHANGE,
+   vgdb's v.clo), kept with the key.  Direct-mapped; owner:
+   cg_get_location. */
 #define CG_FN_CACHE 1024
 static struct {
    const HChar *raw;
    const HChar *key;
    UInt epoch;
+   Bool below_main;             /* VG_(clo_show_below_main) for key */
 } fn_cache[CG_FN_CACHE];
 
 /* The function key of the instruction at addr, or NULL if no symbol
@@ -317,13 +322,15 @@ static const HChar *cg_fn_key(DiEpoch ep, Addr addr)
       return NULL;
    UWord h = (UWord)raw >> 3;
    UInt slot = (UInt)(h ^ (h >> 10) ^ (h >> 20)) & (CG_FN_CACHE - 1);
-   if (fn_cache[slot].raw == raw && fn_cache[slot].epoch == ep.n)
+   if (fn_cache[slot].raw == raw && fn_cache[slot].epoch == ep.n
+       && fn_cache[slot].below_main == VG_(clo_show_below_main))
       return fn_cache[slot].key;
    Bool have_fn = VG_(get_fnname)(ep, addr, &fn);
    tl_assert(have_fn);
    fn_cache[slot].raw = raw;
    fn_cache[slot].key = cg_intern(fn);
    fn_cache[slot].epoch = ep.n;
+   fn_cache[slot].below_main = VG_(clo_show_below_main);
    return fn_cache[slot].key;
 }
 

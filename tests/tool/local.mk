@@ -33,6 +33,7 @@ TOOLTEST_OTHER = \
 TOOLTEST_PROGS = \
 	tests/tool/progs/cgt.h \
 	tests/tool/progs/atomics.c \
+	tests/tool/progs/belowmain.c \
 	tests/tool/progs/chdir.c \
 	tests/tool/progs/clreq.c \
 	tests/tool/progs/clreq2.c \
