@@ -112,6 +112,7 @@ typedef struct {
       so it is not simulated again. */
    Bool have_last_iblock;
    Addr last_iblock;
+   UInt data_tests;             /* inline data tests emitted in the block */
    CgScratch ccs;               /* CgLineCC*: the block's distinct lines */
    CgScratch sims;              /* triples: instruction index, column,
                                    group (branches) or CG_NOT_BRANCH */
@@ -286,12 +287,26 @@ static void cg_emit_fetch(CgState *cgs, const CgInstr *inode)
                                             CG_NOT_BRANCH)), guard);
 }
 
+/* The most data accesses of a superblock that get an inline way-0 test;
+   the others call their helper every time (a hit in way 0 changes nothing
+   there either, so the counts are the same).  An inline test is about 40
+   bytes of host code (60 for a fully associative D1, whose span test is
+   apart), and VEX has room for about 60,000 bytes of one superblock's
+   code: a block of hundreds of accesses (x86's pusha and popa write and
+   read 8 words each, a gather reads up to 8, and --vex-guest-max-insns
+   allows 100 instructions) would not fit, where the reference's, a call
+   an access, does.  Real code's blocks have far fewer. */
+#define CG_DATA_TESTS_MAX 128
+
 /* A data access: the helper runs unless the inline test finds a hit in the
    most recently used way of D1. */
 static void cg_emit_data_access(CgState *cgs, const CgEvent *ev)
 {
-   IRAtom *guard = cg_emit_maybe_miss(&cgs->ir, &cg_sims.D1, ev->atom,
-                                      ev->size);
+   IRAtom *guard = NULL;
+   if (cgs->data_tests < CG_DATA_TESTS_MAX) {
+      cgs->data_tests++;
+      guard = cg_emit_maybe_miss(&cgs->ir, &cg_sims.D1, ev->atom, ev->size);
+   }
    ULong *misses = cg_counter(ev->inode->cc,
                               ev->kind == EV_DW ? COL_D1MW : COL_D1MR);
    for (UInt i = 0; i < sizeof cg_data_helper_sizes
@@ -902,6 +917,7 @@ static void cg_start_sb(CgState *cgs, IRSB *sb_out, IRType hword_ty,
    cgs->instr_i = 0;
    cgs->events_used = 0;
    cgs->have_last_iblock = False;
+   cgs->data_tests = 0;
    cgs->ccs.used = 0;
    cgs->sims.used = 0;
    cgs->fixups.used = 0;

@@ -53,6 +53,7 @@ TOOLTEST_PROGS = \
 	tests/tool/progs/phases.c \
 	tests/tool/progs/myprint.c \
 	tests/tool/progs/ptrchase.c \
+	tests/tool/progs/pushall.c \
 	tests/tool/progs/randbr.c \
 	tests/tool/progs/recurse.c \
 	tests/tool/progs/repstr.c \
