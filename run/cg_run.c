@@ -354,18 +354,16 @@ static void end_interrupted(const struct run_config *c, int sig, unsigned long k
 			first_names = run_set_names(first_set, c);
 		run_set_keep(first_set, first_names, "");
 		if (k > 1 && k <= c->repeat && !c->quiet) {
+			char compared[64];
 			if (k == 2)
-				fprintf(stderr, "cg_run: signal %d before run 2 of %lu ended: kept "
-					"the profiles of run 1, not compared with another run\n",
-					sig, c->repeat);
+				strcpy(compared, ", not compared with another run");
 			else if (k == 3)
-				fprintf(stderr, "cg_run: signal %d before run 3 of %lu ended: kept "
-					"the profiles of run 1 (run 2 was the same)\n",
-					sig, c->repeat);
+				strcpy(compared, " (run 2 was the same)");
 			else
-				fprintf(stderr, "cg_run: signal %d before run %lu of %lu ended: kept "
-					"the profiles of run 1 (runs 2 to %lu were the same)\n",
-					sig, k, c->repeat, k - 1);
+				snprintf(compared, sizeof compared,
+					 " (runs 2 to %lu were the same)", k - 1);
+			fprintf(stderr, "cg_run: signal %d before run %lu of %lu ended: kept "
+				"the profiles of run 1%s\n", sig, k, c->repeat, compared);
 		}
 	}
 	remove_scratch();

@@ -455,45 +455,38 @@ static size_t list_processes(long **pids)
  * are left out; -1 for none. */
 static void signal_run(int sig, long skip)
 {
-	long *procs = NULL, *sent = NULL;
+	long *procs = NULL, *sent = NULL, self = (long)getpid();
 	size_t nsent = 0, round;
 
 	/* Again while a round finds new ones (forked meanwhile). */
 	for (round = 0; round < 8; round++) {
 		size_t n = list_processes(&procs), i, j, before = nsent;
+		char *ours = xmalloc(n + 1, 1);
 		int grew;
-		long *ours = xmalloc(n + 1, sizeof *ours);
-		size_t nours = 0;
 
-		/* The descendants: the closure of "parent is cg_run or one
-		 * of them" over the list. */
-		ours[nours++] = (long)getpid();
+		/* The descendants: the closure of "its parent is cg_run or
+		 * one of them" over the list. */
+		memset(ours, 0, n + 1);
 		do {
 			grew = 0;
 			for (i = 0; i < n; i++) {
-				int known = 0, parent = 0;
-				for (j = 0; j < nours; j++) {
-					known |= ours[j] == procs[3 * i];
-					parent |= ours[j] == procs[3 * i + 1];
-				}
-				if (parent && !known) {
-					ours[nours++] = procs[3 * i];
-					grew = 1;
-				}
+				long parent = procs[3 * i + 1];
+				int found = parent == self;
+				for (j = 0; j < n && !found; j++)
+					found = ours[j] && procs[3 * j] == parent;
+				if (found && !ours[i])
+					ours[i] = grew = 1;
 			}
 		} while (grew);
-		for (i = 1; i < nours; i++) {
-			int done = 0;
-			for (j = 0; j < nsent; j++)
-				done |= sent[j] == ours[i];
-			for (j = 0; j < n; j++)
-				if (procs[3 * j] == ours[i])
-					done |= procs[3 * j + 2] == skip;
+		for (i = 0; i < n; i++) {
+			int done = !ours[i] || procs[3 * i + 2] == skip;
+			for (j = 0; j < nsent && !done; j++)
+				done = sent[j] == procs[3 * i];
 			if (done)
 				continue;
 			sent = xrealloc(sent, nsent + 1, sizeof *sent);
-			sent[nsent++] = ours[i];
-			kill((pid_t)ours[i], sig);
+			sent[nsent++] = procs[3 * i];
+			kill((pid_t)procs[3 * i], sig);
 		}
 		free(ours);
 		free(procs);
