@@ -452,8 +452,9 @@ static size_t list_processes(long **pids)
  * progress, those that outlived the program included (cg_run is their
  * subreaper).  The tool in each of them writes its profile as it ends.
  * Those in process group skip (a terminal's, which sent it to them too)
- * are left out; -1 for none. */
-static void signal_run(int sig, long skip)
+ * and the process skip_pid (which cg_run's handler sent it to) are left
+ * out; -1 for none. */
+static void signal_run(int sig, long skip, long skip_pid)
 {
 	long *procs = NULL, *sent = NULL, self = (long)getpid();
 	size_t nsent = 0, round;
@@ -479,7 +480,8 @@ static void signal_run(int sig, long skip)
 			}
 		} while (grew);
 		for (i = 0; i < n; i++) {
-			int done = !ours[i] || procs[3 * i + 2] == skip;
+			int done = !ours[i] || procs[3 * i + 2] == skip ||
+				   procs[3 * i] == skip_pid;
 			for (j = 0; j < nsent && !done; j++)
 				done = sent[j] == procs[3 * i];
 			if (done)
@@ -497,12 +499,17 @@ static void signal_run(int sig, long skip)
 	free(sent);
 }
 
-/* Passes a signal caught since the last call on to the whole run. */
+/* Passes a signal caught since the last call on to the whole run, but
+ * not again to whoever had it already: the terminal's process group, or
+ * the process the run started (on_signal). */
 static void pass_on_caught(void)
 {
 	if (npassed != ncaught) {
 		npassed = ncaught;
-		signal_run(caught, caught_from_tty ? (long)getpgrp() : -1);
+		if (caught_from_tty)
+			signal_run(caught, (long)getpgrp(), -1);
+		else
+			signal_run(caught, -1, child > 0 ? (long)child : -1);
 	}
 }
 
