@@ -467,16 +467,22 @@ extern Bool VG_(get_inst_offset_in_function)(DiEpoch ep, Addr a,
    ones) stay two.  file itself for an unknown function. */
 static const HChar *cg_fn_file(Addr a, const HChar *fn, const HChar *file)
 {
+   /* The last function's: the instructions of a block are mostly of one
+      function, so its entry's line is looked up once. */
+   static struct { Addr entry; UInt epoch; const HChar *file; } last;
    DiEpoch ep = VG_(current_DiEpoch)();
    PtrdiffT off;
-   const HChar *entry_file;
    UInt line;
 
    if (VG_(strcmp)(fn, "???") == 0
        || !VG_(get_inst_offset_in_function)(ep, a, &off) || off <= 0)
       return file;
-   cg_get_file_line(ep, a - (Addr)off, &entry_file, &line);
-   return entry_file;
+   if (last.file == NULL || last.entry != a - (Addr)off || last.epoch != ep.n) {
+      last.entry = a - (Addr)off;
+      last.epoch = ep.n;
+      cg_get_file_line(ep, last.entry, &last.file, &line);
+   }
+   return last.file;
 }
 
 static CgLineCC *cg_get_instrCC(Addr a)

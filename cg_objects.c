@@ -388,9 +388,9 @@ static const DebugInfo *cg_debuginfo_of(Addr a)
 
 /* A new mapping: of the core's debug information di if not NULL, else
    of the mapped file of segment seg, holding the code at a, named name,
-   with its text at text.  NULL if the code is in no object that can be
-   read (no debug information, and the mapped file's headers cannot be
-   read). */
+   with its text at text.  Code in no object that can be read (no debug
+   information, and the mapped file's headers cannot be read) gets a
+   mapping of the object "???" with bias 0: its run-time addresses. */
 static CgMapping *cg_mapping_new(const DebugInfo *di, const NSegment *seg,
                                  Addr a, const HChar *name, Addr text)
 {
@@ -408,27 +408,35 @@ static CgMapping *cg_mapping_new(const DebugInfo *di, const NSegment *seg,
                    " path is not the one mapped or cannot be read\n", name);
          id[0] = '\0';
       }
-   } else if (!read) {
-      return NULL;
    }
    CgMapping *m = VG_(malloc)("cg.objects.mapping", sizeof *m);
    m->filename = VG_(strdup)("cg.objects.filename", name);
    m->text_avma = text;
-   m->bias = bias;
-   m->obj = cg_object_named(name, id[0] != '\0' ? id : NULL);
+   if (di == NULL && !read) {
+      /* Remembered too, so that its headers are not looked for again at
+         each instruction: code at run-time addresses. */
+      m->bias = 0;
+      m->obj = &cg_unknown_object;
+   } else {
+      m->bias = bias;
+      m->obj = cg_object_named(name, id[0] != '\0' ? id : NULL);
+   }
    return m;
 }
 
 const CgObject *cg_object_of(Addr a, Addr *addr)
 {
    const DebugInfo *di = cg_debuginfo_of(a);
-   const NSegment *seg = VG_(am_find_nsegment)(a);
+   const NSegment *seg = NULL;
    const HChar *name;
    Addr text;
+   PtrdiffT di_bias = 0;
    if (di != NULL) {
       name = VG_(DebugInfo_get_filename)(di);
       text = VG_(DebugInfo_get_text_avma)(di);
+      di_bias = VG_(DebugInfo_get_text_bias)(di);
    } else {
+      seg = VG_(am_find_nsegment)(a);
       /* A mapped file the core has no debug information for: its
          segment's start stands for its text, and the bias comes from
          the file's program headers (read once per segment). */
@@ -439,12 +447,13 @@ const CgObject *cg_object_of(Addr a, Addr *addr)
    if (name != NULL) {
       for (; (m = *link) != NULL; link = &m->next)
          if (m->text_avma == text && VG_(strcmp)(m->filename, name) == 0
-             && (di == NULL || m->bias == VG_(DebugInfo_get_text_bias)(di)))
+             && (di == NULL || m->bias == di_bias))
             break;
       if (m)
          *link = m->next;       /* to the front */
       else
-         m = cg_mapping_new(di, seg, a, name, text);
+         m = cg_mapping_new(di, seg ? seg : VG_(am_find_nsegment)(a), a,
+                            name, text);
    }
    if (m == NULL) {
       *addr = a;
