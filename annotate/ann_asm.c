@@ -445,8 +445,6 @@ static void one_fn(struct asm_rep *r, const struct afn *f, struct ann_disasm *d,
 			at = pos = in->addr;
 			here = in;
 			snprintf(text, sizeof text, "(no code)");
-		} else if (!len) {
-			break;
 		} else if (!ann_disasm_one(d, &code, &len, &pos, text, sizeof text)) {
 			snprintf(text, sizeof text, "(bad)  .byte 0x%02x", code[0]);
 			code++, len--, pos++;

@@ -397,14 +397,6 @@ struct instr_rec {
 	uint32_t fn_cc, obj, cc, r;
 };
 
-/* Byte order of two names (strcmp's, as the tool sorts objects). */
-static int bytes_cmp(const struct cgp_name *a, const struct cgp_name *b)
-{
-	int c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
-
-	return c ? c : (a->len > b->len) - (a->len < b->len);
-}
-
 /* The order of the rows of the instruction-level output: by function (in
  * the order first seen), then object (name, then build-id, none first,
  * as the tool orders them), address and line; (cc, r) last, for a
@@ -422,10 +414,10 @@ static int cmp_instr(const void *a, const void *b)
 	if (x->obj != y->obj) {
 		const struct cgp_object *ox = &sort_tab->obj[x->obj];
 		const struct cgp_object *oy = &sort_tab->obj[y->obj];
-		int c = bytes_cmp(ox->name, oy->name);
+		int c = cgp_name_cmp(ox->name, oy->name);
 		if (c || !ox->build_id || !oy->build_id)
 			return c ? c : ox->build_id ? 1 : -1;
-		return bytes_cmp(ox->build_id, oy->build_id);
+		return cgp_name_cmp(ox->build_id, oy->build_id);
 	}
 	if (ax != ay)
 		return ax < ay ? -1 : 1;
