@@ -122,10 +122,10 @@ static void cg_fold_sb(CgSBInfo *sbi)
       ULong n = counts[g];
       if (n == 0)
          continue;
-      for (UInt i = 0; i < sizes[g]; i++)
-         ccs[ev[i] >> CG_FOLD_BITS]->c[cg_layout.fold_slot[ev[i]
-                                                           & CG_FOLD_MASK]]
-            += n;
+      for (UInt i = 0; i < sizes[g]; i++) {
+         CgLineCC *cc = ccs[ev[i] >> CG_FOLD_BITS];
+         cc->c[cg_layout.shape_fold[cc->shape][ev[i] & CG_FOLD_MASK]] += n;
+      }
       counts[g] = 0;
    }
 }

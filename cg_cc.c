@@ -144,19 +144,19 @@ static const HChar *cg_intern(const HChar *s)
 /*------------------------------------------------------------*/
 
 const CgColumn cg_columns[N_COLUMNS] = {
-   [COL_IR]   = { "Ir",   NEED_ALWAYS, CG_FOLD_IR },
-   [COL_I1MR] = { "I1mr", NEED_CACHE,  CG_FOLD_NONE },
-   [COL_ILMR] = { "ILmr", NEED_CACHE,  CG_FOLD_NONE },
-   [COL_DR]   = { "Dr",   NEED_CACHE,  CG_FOLD_DR },
-   [COL_D1MR] = { "D1mr", NEED_CACHE,  CG_FOLD_NONE },
-   [COL_DLMR] = { "DLmr", NEED_CACHE,  CG_FOLD_NONE },
-   [COL_DW]   = { "Dw",   NEED_CACHE,  CG_FOLD_DW },
-   [COL_D1MW] = { "D1mw", NEED_CACHE,  CG_FOLD_NONE },
-   [COL_DLMW] = { "DLmw", NEED_CACHE,  CG_FOLD_NONE },
-   [COL_BC]   = { "Bc",   NEED_BRANCH, CG_FOLD_BC },
-   [COL_BCM]  = { "Bcm",  NEED_BRANCH, CG_FOLD_NONE },
-   [COL_BI]   = { "Bi",   NEED_BRANCH, CG_FOLD_BI },
-   [COL_BIM]  = { "Bim",  NEED_BRANCH, CG_FOLD_NONE },
+   [COL_IR]   = { "Ir",   NEED_ALWAYS, CG_FOLD_IR,   0 },
+   [COL_I1MR] = { "I1mr", NEED_CACHE,  CG_FOLD_NONE, 0 },
+   [COL_ILMR] = { "ILmr", NEED_CACHE,  CG_FOLD_NONE, 0 },
+   [COL_DR]   = { "Dr",   NEED_CACHE,  CG_FOLD_DR,   CG_SHAPE_READ },
+   [COL_D1MR] = { "D1mr", NEED_CACHE,  CG_FOLD_NONE, CG_SHAPE_READ },
+   [COL_DLMR] = { "DLmr", NEED_CACHE,  CG_FOLD_NONE, CG_SHAPE_READ },
+   [COL_DW]   = { "Dw",   NEED_CACHE,  CG_FOLD_DW,   CG_SHAPE_WRITE },
+   [COL_D1MW] = { "D1mw", NEED_CACHE,  CG_FOLD_NONE, CG_SHAPE_WRITE },
+   [COL_DLMW] = { "DLmw", NEED_CACHE,  CG_FOLD_NONE, CG_SHAPE_WRITE },
+   [COL_BC]   = { "Bc",   NEED_BRANCH, CG_FOLD_BC,   CG_SHAPE_COND },
+   [COL_BCM]  = { "Bcm",  NEED_BRANCH, CG_FOLD_NONE, CG_SHAPE_COND },
+   [COL_BI]   = { "Bi",   NEED_BRANCH, CG_FOLD_BI,   CG_SHAPE_IND },
+   [COL_BIM]  = { "Bim",  NEED_BRANCH, CG_FOLD_NONE, CG_SHAPE_IND },
 };
 
 /* The runs of counters that helpers reach from their first one. */
@@ -191,17 +191,31 @@ void cg_cc_init(const struct cg_config *cfg)
    struct cg_layout *l = &cg_layout;
 
    dump_instr = cfg->dump_instr;
-   l->n_slots = 0;
-   for (CgFold f = 0; f < CG_N_FOLDS; f++)
-      l->fold_slot[f] = -1;
-   for (CgColumnId c = 0; c < N_COLUMNS; c++) {
-      l->slot[c] = cg_column_on(cfg, c) ? (Int)l->n_slots++ : -1;
-      CgFold f = cg_columns[c].fold;
-      if (f != CG_FOLD_NONE) {
-         tl_assert(f < CG_N_FOLDS && l->fold_slot[f] == -1);
-         l->fold_slot[f] = l->slot[c];
+   l->shapes = 0;
+   for (CgColumnId c = 0; c < N_COLUMNS; c++)
+      if (cg_column_on(cfg, c))
+         l->shapes |= cg_columns[c].shape;
+   for (UInt sh = 0; sh < CG_N_SHAPES; sh++) {
+      UInt n = 0;
+      for (CgFold f = 0; f < CG_N_FOLDS; f++)
+         l->shape_fold[sh][f] = -1;
+      for (CgColumnId c = 0; c < N_COLUMNS; c++) {
+         Bool has = cg_column_on(cfg, c)
+                    && (cg_columns[c].shape & ~sh) == 0;
+         l->shape_slot[sh][c] = has ? (Int)n++ : -1;
+         CgFold f = cg_columns[c].fold;
+         if (f != CG_FOLD_NONE) {
+            tl_assert(f < CG_N_FOLDS && l->shape_fold[sh][f] == -1);
+            l->shape_fold[sh][f] = l->shape_slot[sh][c];
+         }
       }
+      l->shape_n[sh] = n;
    }
+   /* The file's layout is that of a line, which has every counter. */
+   VG_(memcpy)(l->slot, l->shape_slot[CG_SHAPE_ALL], sizeof l->slot);
+   VG_(memcpy)(l->fold_slot, l->shape_fold[CG_SHAPE_ALL],
+               sizeof l->fold_slot);
+   l->n_slots = l->shape_n[CG_SHAPE_ALL];
    /* Every run is on or off as a whole (one option), so on, its counters
       are adjacent. */
    for (UInt r = 0; r < sizeof cg_column_runs / sizeof cg_column_runs[0];
@@ -222,25 +236,69 @@ void cg_cc_init(const struct cg_config *cfg)
 ULong *cg_counter(CgLineCC *cc, CgColumnId col)
 {
    tl_assert(cg_layout.slot[col] >= 0);
-   return &cc->c[cg_layout.slot[col]];
+   Int s = cg_layout.shape_slot[cc->shape][col];
+   return s < 0 ? NULL : &cc->c[s];
 }
 
-static UInt cg_hash_loc(const HChar *file, const HChar *fn, Int line)
+void cg_cc_add_counts(const CgLineCC *cc, ULong *c)
 {
-   UWord h = (UWord)file * 0x9E3779B1u;
-   h ^= (UWord)fn + 0x7F4A7C15u + (h << 6) + (h >> 2);
-   h ^= (UWord)(UInt)line * 0x85EBCA6Bu;
+   const Int *slot = cg_layout.shape_slot[cc->shape];
+   for (CgColumnId col = 0; col < N_COLUMNS; col++)
+      if (slot[col] >= 0)
+         c[cg_layout.slot[col]] += cc->c[slot[col]];
+}
+
+static UInt cg_hash_words(UWord a, UWord b, UWord c)
+{
+   UWord h = a * 0x9E3779B1u;
+   h ^= b + 0x7F4A7C15u + (h << 6) + (h >> 2);
+   h ^= c * 0x85EBCA6Bu;
    return (UInt)(h ^ (h >> 15));
+}
+
+static UInt cg_place_hash_of(const void *e)
+{
+   const CgPlace *p = e;
+   return cg_hash_words((UWord)p->file, (UWord)p->fn, (UWord)p->fn_file);
+}
+
+/* The place table (CgPlace). */
+static CgChainTable place_table = {
+   .first_size = 1024, .cost_centre = "cg.main.places",
+   .hash_of = cg_place_hash_of,
+};
+
+/* The place (file, fn, fn_file), interned names, made if new. */
+static const CgPlace *cg_place(const HChar *file, const HChar *fn,
+                               const HChar *fn_file)
+{
+   /* The last one: consecutive instructions are mostly of one function. */
+   static const CgPlace *last;
+   if (last && last->file == file && last->fn == fn
+       && last->fn_file == fn_file)
+      return last;
+   void **chain = cg_chain_of(&place_table,
+                              cg_hash_words((UWord)file, (UWord)fn,
+                                            (UWord)fn_file));
+   for (const CgPlace *p = *chain; p; p = p->next)
+      if (p->file == file && p->fn == fn && p->fn_file == fn_file)
+         return last = p;
+   CgPlace *p = cg_pool_alloc(sizeof *p);
+   p->file = file;
+   p->fn = fn;
+   p->fn_file = fn_file;
+   cg_chain_link(&place_table, chain, p);
+   return last = p;
 }
 
 static UInt cg_line_hash_of(const void *e)
 {
    const CgLineCC *cc = e;
-   return cg_hash_loc(cc->file, cc->fn, cc->line);
+   return cg_hash_words((UWord)cc->place, (UWord)(UInt)cc->line, 0);
 }
 
-/* The line table.  Key: (file, fn, line); owner of the line cost centres
-   (whose storage is the pool's); never freed. */
+/* The line table.  Key: (place, line), the place being (file, fn); owner
+   of the line cost centres (whose storage is the pool's); never freed. */
 static CgChainTable cc_table = {
    .first_size = 4096, .cost_centre = "cg.main.cctab",
    .hash_of = cg_line_hash_of,
@@ -248,15 +306,18 @@ static CgChainTable cc_table = {
 
 static CgLineCC *cg_lookup_cc(const HChar *file, const HChar *fn, Int line)
 {
-   void **chain = cg_chain_of(&cc_table, cg_hash_loc(file, fn, line));
+   const CgPlace *place = cg_place(file, fn, NULL);
+   void **chain = cg_chain_of(&cc_table,
+                              cg_hash_words((UWord)place, (UWord)(UInt)line,
+                                            0));
    for (CgLineCC *cc = *chain; cc; cc = cc->next)
-      if (cc->file == file && cc->fn == fn && cc->line == line)
+      if (cc->place == place && cc->line == line)
          return cc;
    CgLineCC *cc = cg_pool_alloc(sizeof *cc
                                 + cg_layout.n_slots * sizeof(ULong));
-   cc->file = file;
-   cc->fn = fn;
+   cc->place = place;
    cc->line = line;
+   cc->shape = CG_SHAPE_ALL;
    cg_chain_link(&cc_table, chain, cc);
    return cc;
 }
@@ -412,16 +473,16 @@ static CgLineCC *cg_get_lineCC(Addr addr)
 /*------------------------------------------------------------*/
 
 /* One instruction: its object and address in it, then the cost centre
-   the rest of the tool sees, with the instruction's file, function and
-   line and its counters.  The instruction table links and returns the
-   CgLineCC part (whose chain link comes first, as the chained tables
-   need), so that block records, folding, the helpers' counter pointers
-   and the writer handle instructions exactly as lines; the object and
-   address are found back with cg_instr_of. */
+   the rest of the tool sees, with the instruction's place (file,
+   function and the function's file), line and counters.  The instruction
+   table links and returns the CgLineCC part (whose chain link comes
+   first, as the chained tables need), so that block records, folding,
+   the helpers' counter pointers and the writer handle instructions
+   exactly as lines; the object and address are found back with
+   cg_instr_of.  On amd64, 40 bytes and 8 a counter. */
 typedef struct {
    const CgObject *obj;
    Addr addr;                 /* in the object */
-   const HChar *fn_file;      /* its function's file (cg_fn_file) */
    CgLineCC cc;               /* last: its counters follow */
 } CgInstrCC;
 
@@ -446,8 +507,9 @@ static UInt cg_instr_hash_of(const void *e)
 
 /* The instruction table.  Key: (object, address, file, fn, line) -- the
    line too, so that an address whose debug information changes during
-   the run (a file mapped again) keeps each line's counts apart; owner of
-   the instruction cost centres (the pool's storage); never freed. */
+   the run (a file mapped again) keeps each line's counts apart; a key can
+   have several entries, of different shapes (cg_cc_widen); owner of the
+   instruction cost centres (the pool's storage); never freed. */
 static CgChainTable instr_table = {
    .first_size = 16384, .cost_centre = "cg.main.instrtab",
    .hash_of = cg_instr_hash_of,
@@ -485,7 +547,44 @@ static const HChar *cg_fn_file(Addr a, const HChar *fn, const HChar *file)
    return last.file;
 }
 
-static CgLineCC *cg_get_instrCC(Addr a)
+/* Cost centres that cg_cc_widen made (--stats=yes). */
+static UInt stat_widened;
+
+/* In the chain of the instruction table where the key (obj, addr, file,
+   fn, line) is, its entry of the widest shape, NULL if none.  The shapes
+   of one key's entries are nested (cg_cc_widen makes each new one wider
+   than all before), so the widest is the largest number. */
+static CgLineCC *cg_instr_find(void **chain, const CgObject *obj, Addr addr,
+                               const HChar *file, const HChar *fn, Int line)
+{
+   CgLineCC *found = NULL;
+   for (CgLineCC *cc = *chain; cc; cc = cc->next) {
+      const CgInstrCC *i = cg_instr_of(cc);
+      if (i->obj == obj && i->addr == addr && cc->line == line
+          && cc->place->file == file && cc->place->fn == fn
+          && (found == NULL || cc->shape > found->shape))
+         found = cc;
+   }
+   return found;
+}
+
+/* A new instruction cost centre of the given key and shape, linked in
+   chain. */
+static CgLineCC *cg_instr_new(void **chain, const CgObject *obj, Addr addr,
+                              const CgPlace *place, Int line, UInt shape)
+{
+   CgInstrCC *i = cg_pool_alloc(sizeof *i + cg_layout.shape_n[shape]
+                                            * sizeof(ULong));
+   i->obj = obj;
+   i->addr = addr;
+   i->cc.place = place;
+   i->cc.line = line;
+   i->cc.shape = (UChar)shape;
+   cg_chain_link(&instr_table, chain, &i->cc);
+   return &i->cc;
+}
+
+static CgLineCC *cg_get_instrCC(Addr a, UInt shape)
 {
    const HChar *file, *fn;
    Int line;
@@ -494,26 +593,47 @@ static CgLineCC *cg_get_instrCC(Addr a)
    cg_get_location(a, &file, &fn, &line);
    const CgObject *obj = cg_object_of(a, &addr);
    void **chain = cg_chain_of(&instr_table, cg_hash_instr(obj, addr));
-   for (CgLineCC *cc = *chain; cc; cc = cc->next) {
-      const CgInstrCC *i = cg_instr_of(cc);
-      if (i->obj == obj && i->addr == addr && cc->file == file
-          && cc->fn == fn && cc->line == line)
-         return cc;
-   }
-   CgInstrCC *i = cg_pool_alloc(sizeof *i + cg_layout.n_slots * sizeof(ULong));
-   i->obj = obj;
-   i->addr = addr;
-   i->fn_file = cg_fn_file(a, fn, file);
-   i->cc.file = file;
-   i->cc.fn = fn;
-   i->cc.line = line;
-   cg_chain_link(&instr_table, chain, &i->cc);
-   return &i->cc;
+   CgLineCC *cc = cg_instr_find(chain, obj, addr, file, fn, line);
+   if (cc != NULL)
+      return cg_cc_widen(cc, shape);
+   const CgPlace *place = cg_place(file, fn, cg_fn_file(a, fn, file));
+   return cg_instr_new(chain, obj, addr, place, line,
+                       shape & cg_layout.shapes);
 }
 
-CgLineCC *cg_get_cc(Addr addr)
+CgLineCC *cg_get_cc(Addr addr, UInt shape)
 {
-   return dump_instr ? cg_get_instrCC(addr) : cg_get_lineCC(addr);
+   return dump_instr ? cg_get_instrCC(addr, shape) : cg_get_lineCC(addr);
+}
+
+CgLineCC *cg_cc_widen(CgLineCC *cc, UInt shape)
+{
+   UInt need = (cc->shape | shape) & cg_layout.shapes;
+   if ((need & ~cc->shape) == 0)
+      return cc;
+   tl_assert(dump_instr);        /* a line has every counter */
+   const CgInstrCC *i = cg_instr_of(cc);
+   void **chain = cg_chain_of(&instr_table, cg_hash_instr(i->obj, i->addr));
+   /* The widest entry of the key may be wide enough already. */
+   CgLineCC *widest = cg_instr_find(chain, i->obj, i->addr, cc->place->file,
+                                    cc->place->fn, cc->line);
+   tl_assert(widest != NULL);
+   if ((need & ~widest->shape) == 0)
+      return widest;
+   stat_widened++;
+   return cg_instr_new(chain, i->obj, i->addr, widest->place, cc->line,
+                       need | widest->shape);
+}
+
+Bool cg_cc_same_key(const CgLineCC *cc, const CgLineCC *other)
+{
+   if (cc->place->file != other->place->file
+       || cc->place->fn != other->place->fn || cc->line != other->line)
+      return False;
+   if (!dump_instr)
+      return True;
+   const CgInstrCC *i = cg_instr_of(cc), *j = cg_instr_of(other);
+   return i->obj == j->obj && i->addr == j->addr;
 }
 
 const CgObject *cg_cc_object(const CgLineCC *cc, Addr *addr)
@@ -527,7 +647,7 @@ const CgObject *cg_cc_object(const CgLineCC *cc, Addr *addr)
 const HChar *cg_cc_fn_file(const CgLineCC *cc)
 {
    tl_assert(dump_instr);
-   return cg_instr_of(cc)->fn_file;
+   return cc->place->fn_file;
 }
 
 /* The table of the cost centres that are written out. */
@@ -536,27 +656,23 @@ static CgChainTable *cg_cc_table(void)
    return dump_instr ? &instr_table : &cc_table;
 }
 
-CgLineCC **cg_cc_all_lines(void)
+void cg_cc_each(void (*each)(void *ctx, const CgLineCC *cc), void *ctx)
 {
    const CgChainTable *t = cg_cc_table();
-   CgLineCC **v = VG_(malloc)("cg.main.sorted", (t->count + 1) * sizeof *v);
-   UInt n = 0;
    for (UInt b = 0; b < t->size; b++)
-      for (CgLineCC *cc = t->chains[b]; cc; cc = cc->next)
-         v[n++] = cc;
-   tl_assert(n == t->count);
-   return v;
+      for (const CgLineCC *cc = t->chains[b]; cc; cc = cc->next)
+         each(ctx, cc);
 }
 
 void cg_cc_drain(void (*take)(void *ctx, const CgLineCC *cc), void *ctx)
 {
-   UInt n = cg_layout.n_slots;
    /* The table in use: with --dump-instr=yes the counts are in the
       instruction cost centres. */
    const CgChainTable *tab = cg_cc_table();
 
    for (UInt b = 0; b < tab->size; b++)
       for (CgLineCC *cc = tab->chains[b]; cc; cc = cc->next) {
+         UInt n = cg_layout.shape_n[cc->shape];
          UInt s = 0;
          while (s < n && cc->c[s] == 0)
             s++;
@@ -571,24 +687,24 @@ void cg_cc_drain(void (*take)(void *ctx, const CgLineCC *cc), void *ctx)
 
 void cg_cc_totals(CgTotals *t)
 {
-   const struct cg_layout *l = &cg_layout;
-
    const CgChainTable *tab = cg_cc_table();
 
    for (CgColumnId c = 0; c < N_COLUMNS; c++)
       t->v[c] = 0;
    for (UInt b = 0; b < tab->size; b++)
-      for (const CgLineCC *cc = tab->chains[b]; cc; cc = cc->next)
+      for (const CgLineCC *cc = tab->chains[b]; cc; cc = cc->next) {
+         const Int *slot = cg_layout.shape_slot[cc->shape];
          for (CgColumnId c = 0; c < N_COLUMNS; c++)
-            if (l->slot[c] >= 0)
-               t->v[c] += cc->c[l->slot[c]];
+            if (slot[c] >= 0)
+               t->v[c] += cc->c[slot[c]];
+      }
 }
 
 struct cg_cc_stats cg_cc_stats(void)
 {
    struct cg_cc_stats s = {
       stat_full_debugs, stat_file_line_debugs, stat_fn_debugs,
-      stat_no_debugs, str_table.count, cg_cc_table()->count
+      stat_no_debugs, str_table.count, cg_cc_table()->count, stat_widened
    };
    return s;
 }

@@ -23,7 +23,18 @@
       Dw D1mw DLmw      the guarded-access helper, writes
    A run's counters are adjacent because its columns are adjacent in
    CgColumnId (static assertions in cg_cc.c) and one option enables all of
-   them (checked by cg_cc_init), so enabled or not they move together. */
+   them (checked by cg_cc_init), so enabled or not they move together.
+
+   Shapes.  A line cost centre has every enabled counter.  An instruction
+   cost centre (--dump-instr=yes) has only those its instruction can
+   count: Ir and the fetch misses always, the read, write, conditional
+   and indirect branch columns only when its shape says so (CG_SHAPE_*),
+   in the same order with the absent ones left out.  On gxx, whose
+   million instructions mostly make no data access, that is less than
+   half the counters (docs/performance.md).  cg_layout.shape_slot[] says
+   where each column's counter is in a cost centre of each shape; slot[]
+   and n_slots are the file's layout, that of CG_SHAPE_ALL, which is the
+   shape of every line cost centre. */
 
 #ifndef CG_CC_H
 #define CG_CC_H
@@ -48,12 +59,25 @@ typedef enum {
    CG_FOLD_NONE = -1
 } CgFold;
 
-/* One column: its name in the events: line, the option that enables it
-   and the fold code that adds to it (CG_FOLD_NONE for miss columns). */
+/* The kinds of event an instruction cost centre has counters for, besides
+   Ir and the fetch misses (see Shapes in the Notes): a cost centre's shape
+   is an OR of them. */
+#define CG_SHAPE_READ   1u    /* Dr D1mr DLmr */
+#define CG_SHAPE_WRITE  2u    /* Dw D1mw DLmw */
+#define CG_SHAPE_COND   4u    /* Bc Bcm */
+#define CG_SHAPE_IND    8u    /* Bi Bim */
+#define CG_SHAPE_ALL    15u
+#define CG_N_SHAPES     16
+
+/* One column: its name in the events: line, the option that enables it,
+   the fold code that adds to it (CG_FOLD_NONE for miss columns) and the
+   shape bit that an instruction cost centre needs for it (0: all have
+   it). */
 typedef struct {
    const HChar *name;
    CgColumnNeed need;
    CgFold fold;
+   UChar shape;
 } CgColumn;
 
 /* Indexed by CgColumnId.  The events line, every count line and the
@@ -65,6 +89,12 @@ struct cg_layout {
    Int slot[N_COLUMNS];          /* a column's counter, -1 if it is off */
    UInt n_slots;                 /* counters per line */
    Int fold_slot[CG_N_FOLDS];    /* the counter a fold code adds to */
+   UInt shapes;                  /* the shape bits that matter: those of
+                                    enabled columns */
+   /* The same for a cost centre of each shape: -1 where it has none. */
+   Int shape_slot[CG_N_SHAPES][N_COLUMNS];
+   UInt shape_n[CG_N_SHAPES];
+   Int shape_fold[CG_N_SHAPES][CG_N_FOLDS];
 };
 extern struct cg_layout cg_layout;
 
@@ -84,19 +114,50 @@ void *cg_pool_alloc(SizeT bytes);
    cg_get_cc), which the instruction table owns. */
 typedef struct CgLineCC {
    struct CgLineCC *next;     /* the line table's chain */
+   const struct CgPlace *place;   /* file and function */
+   Int line;
+   UChar shape;               /* CG_SHAPE_ALL for a line */
+   ULong c[0];                /* cg_layout.shape_n[shape] counters */
+} CgLineCC;
+
+/* The file and function of cost centres, interned: those of a line, or
+   those of instructions with their function's file (cg_cc_fn_file).  Key:
+   all three; owner: the place table (cg_cc.c; the pool's storage); never
+   freed.  Shared by the many cost centres of one function, so that each
+   has one pointer, not three. */
+typedef struct CgPlace {
+   struct CgPlace *next;      /* the place table's chain */
    const HChar *file;
    const HChar *fn;
-   Int line;
-   ULong c[0];                /* cg_layout.n_slots counters */
-} CgLineCC;
+   const HChar *fn_file;      /* --dump-instr=yes; NULL for lines */
+} CgPlace;
 
 /* The cost centre of the instruction at addr, from the debug info
    current now (created with zero counts if new): its line's (file,
    function, line), or with --dump-instr=yes the instruction's own (its
-   object and address in it, and its file, function and line).  Unknown
-   file "???" with line 0, unknown function "???".  The file is
-   "<dir>/<file>" when the debug info gives a directory. */
-CgLineCC *cg_get_cc(Addr addr);
+   object and address in it, and its file, function and line) with
+   counters for at least the events of shape.  Unknown file "???" with
+   line 0, unknown function "???".  The file is "<dir>/<file>" when the
+   debug info gives a directory. */
+CgLineCC *cg_get_cc(Addr addr, UInt shape);
+
+/* A cost centre with the key of cc and counters for at least the events
+   of cc's shape and of shape: cc itself if it has them, else another
+   (with --dump-instr=yes a key can have several cost centres, of
+   different shapes, whose counts the writer adds up).  For code that
+   counts more than its instruction's shape said. */
+CgLineCC *cg_cc_widen(CgLineCC *cc, UInt shape);
+
+/* Adds the counters of cc to c, which has the file's layout
+   (cg_layout.slot). */
+void cg_cc_add_counts(const CgLineCC *cc, ULong *c);
+
+/* Whether cc and other have the same key (lines: file, function, line;
+   instructions: object, address and those). */
+Bool cg_cc_same_key(const CgLineCC *cc, const CgLineCC *other);
+
+/* Calls each(ctx, cc) for every cost centre, in no particular order. */
+void cg_cc_each(void (*each)(void *ctx, const CgLineCC *cc), void *ctx);
 
 /* Says that the cg_get_cc calls that follow are for a new superblock
    (names seen in the previous one are looked up again). */
@@ -112,13 +173,9 @@ const CgObject *cg_cc_object(const CgLineCC *cc, Addr *addr);
    function's other files are those of code inlined into it. */
 const HChar *cg_cc_fn_file(const CgLineCC *cc);
 
-/* The counter of column col (which must be on) in cc. */
+/* The counter of column col (which must be on) in cc, NULL if cc's
+   shape has none. */
 ULong *cg_counter(CgLineCC *cc, CgColumnId col);
-
-/* All cost centres (lines, or instructions with --dump-instr=yes), in no
-   particular order: a new array of cg_cc_stats().lines entries, which the
-   caller frees. */
-CgLineCC **cg_cc_all_lines(void);
 
 /* Calls take(ctx, cc) for every line cost centre with a non-zero counter
    (in no particular order), then zeroes its counters; with take NULL,
@@ -143,6 +200,7 @@ struct cg_cc_stats {
    ULong no_debugs;           /* ... with nothing */
    UInt strings;              /* interned names */
    UInt lines;                /* cost centres (lines or instructions) */
+   UInt widened;              /* ... made by cg_cc_widen */
 };
 struct cg_cc_stats cg_cc_stats(void);
 

@@ -126,6 +126,8 @@ typedef struct {
       group being flushed, or NULL when counts are not gated. */
    IRAtom *collect;
    Int offset_sp;               /* of the guest stack pointer */
+   UInt shape;                  /* of the next instruction's cost centre
+                                   (cg_instr_shape) */
 } CgState;
 
 static void cg_scratch_push(CgScratch *s, UWord v)
@@ -152,6 +154,7 @@ static CgState cgs_static;
 
 /* Statistics (--stats=yes). */
 static ULong stat_instrs_nox, stat_instrs_gen;
+static ULong stat_shape_misses;    /* cg_inode_counter widened a cost centre */
 
 /* Where gated counts go while counting is off (--toggle-collect): a
    group's runs, and a helper's counters (three for the guarded access
@@ -186,18 +189,53 @@ static IRExpr *cg_gate(CgState *cgs, IRExpr *ptr, IRExpr *other)
                     IRExpr_ITE(cgs->collect, ptr, other));
 }
 
-/* The fold code of an event (see CgSBInfo). */
-static UWord cg_fold_code(const CgEvent *ev)
+/* The cost centre of inode widened to have the counters of shape too
+   (cg_cc_widen), in the block's records and in inode; returns it.  The
+   block's entry is the widest of the instruction's cost centres (inode's
+   may be an older one when the instruction comes twice in the block), so
+   every fold code of the instruction finds its counter there; counters
+   taken before from a narrower one stay in use, and the writer adds the
+   two up. */
+static CgLineCC *cg_inode_widen(CgState *cgs, const CgInstr *inode,
+                                UInt shape)
 {
+   CgLineCC **entry = (CgLineCC **)&cgs->ccs.w[inode->cc_index];
+   CgLineCC *cc = cg_cc_widen(*entry, shape);
+   *entry = cc;
+   cgs->instrs[inode - cgs->instrs].cc = cc;
+   return cc;
+}
+
+/* The counter of column col of inode's cost centre.  cg_instr_shape gave
+   that its counters; should it have missed one, the cost centre is
+   widened. */
+static ULong *cg_inode_counter(CgState *cgs, const CgInstr *inode,
+                               CgColumnId col)
+{
+   ULong *c = cg_counter(inode->cc, col);
+   if (c == NULL) {
+      stat_shape_misses++;
+      c = cg_counter(cg_inode_widen(cgs, inode, cg_columns[col].shape), col);
+   }
+   tl_assert(c != NULL);
+   return c;
+}
+
+/* The fold code of an event (see CgSBInfo), with its counter made sure
+   of. */
+static UWord cg_fold_code(CgState *cgs, const CgEvent *ev)
+{
+   CgColumnId col = COL_IR;
    UWord what = CG_FOLD_IR;
    switch (ev->kind) {
-   case EV_IR: what = CG_FOLD_IR; break;
-   case EV_DR:
-   case EV_DM: what = CG_FOLD_DR; break;   /* a modify counts as one read */
-   case EV_DW: what = CG_FOLD_DW; break;
-   case EV_BC: what = CG_FOLD_BC; break;
-   case EV_BI: what = CG_FOLD_BI; break;
+   case EV_IR: col = COL_IR; what = CG_FOLD_IR; break;
+   case EV_DR:                                /* a modify counts as one */
+   case EV_DM: col = COL_DR; what = CG_FOLD_DR; break;      /* read */
+   case EV_DW: col = COL_DW; what = CG_FOLD_DW; break;
+   case EV_BC: col = COL_BC; what = CG_FOLD_BC; break;
+   case EV_BI: col = COL_BI; what = CG_FOLD_BI; break;
    }
+   cg_inode_counter(cgs, ev->inode, col);
    return (UWord)ev->inode->cc_index << CG_FOLD_BITS | what;
 }
 
@@ -216,6 +254,7 @@ static IRExpr *cg_fixup_ptr(CgState *cgs, UWord fix)
 static UWord cg_new_sim(CgState *cgs, const CgInstr *inode, CgColumnId col,
                         UWord branch)
 {
+   cg_inode_counter(cgs, inode, col);    /* there for cg_fill_sims */
    UWord r = cgs->sims.used / 3;
    cg_scratch_push(&cgs->sims, (UWord)(inode - cgs->instrs));
    cg_scratch_push(&cgs->sims, (UWord)col);
@@ -307,8 +346,8 @@ static void cg_emit_data_access(CgState *cgs, const CgEvent *ev)
       cgs->data_tests++;
       guard = cg_emit_maybe_miss(&cgs->ir, &cg_sims.D1, ev->atom, ev->size);
    }
-   ULong *misses = cg_counter(ev->inode->cc,
-                              ev->kind == EV_DW ? COL_D1MW : COL_D1MR);
+   ULong *misses = cg_inode_counter(cgs, ev->inode,
+                                    ev->kind == EV_DW ? COL_D1MW : COL_D1MR);
    for (UInt i = 0; i < sizeof cg_data_helper_sizes
                         / sizeof cg_data_helper_sizes[0]; i++)
       if (cg_data_helper_sizes[i] == ev->size) {
@@ -349,7 +388,7 @@ static void cg_flush_events(CgState *cgs)
    for (Int i = 0; i < cgs->events_used; i++) {
       const CgEvent *ev = &cgs->events[i];
       tl_assert(!counted);
-      cg_scratch_push(&cgs->fold_codes, cg_fold_code(ev));
+      cg_scratch_push(&cgs->fold_codes, cg_fold_code(cgs, ev));
       switch (ev->kind) {
       case EV_IR:
          if (cfg->cache_sim)
@@ -476,7 +515,7 @@ static void cg_add_event_D_guarded(CgState *cgs, const CgInstr *inode,
    /* Merging guarded accesses into the queue is not worth it: flush,
       then handle this one on its own, as the reference does. */
    cg_flush_events(cgs);
-   ULong *counts = cg_counter(inode->cc, is_write ? COL_DW : COL_DR);
+   ULong *counts = cg_inode_counter(cgs, inode, is_write ? COL_DW : COL_DR);
    if (cg_gated())
       cgs->collect = cg_emit_collecting(cgs);
    cg_emit_call(&cgs->ir, "cg_h_data_guarded", cg_h_data_guarded, 3,
@@ -505,7 +544,7 @@ static const CgInstr *cg_setup_instr(CgState *cgs, Addr addr, UInt len)
    CgInstr *inode = &cgs->instrs[cgs->instr_i++];
    inode->addr = addr;
    inode->len = (UChar)len;
-   inode->cc = cg_get_cc(addr);
+   inode->cc = cg_get_cc(addr, cgs->shape);
    inode->cc_index = cg_block_cc_index(cgs, inode->cc);
    return inode;
 }
@@ -682,6 +721,90 @@ static void cg_do_Exit(CgState *cgs, const CgInstr *inode, const IRStmt *st)
    cg_flush_events(cgs);
 }
 
+/* The shape of the cost centre of the instruction whose IMark is
+   sb->stmts[first], for --dump-instr=yes: the kinds of event that
+   cg_do_stmt and cg_do_block_end will find in its statements.  A write
+   right after a read of the same address atom and size counts as one read
+   (cg_add_event_Dw), and so do a CAS and a dirty call's Modify; a flush
+   (a side exit, a load-linked, a guarded access) comes between a read and
+   a write.  Should this say less than the events need, the counts are
+   still right: cg_inode_widen gives the instruction a wider cost centre,
+   at the cost of the narrower one's memory. */
+static UInt cg_instr_shape(const IRSB *sb, Int first)
+{
+   UInt shape = 0;
+   const IRExpr *read_at = NULL;   /* the last event, a read: its address */
+   Int read_size = 0;              /* ... and size */
+   Int j;
+
+   for (j = first + 1; j < sb->stmts_used; j++) {
+      const IRStmt *st = sb->stmts[j];
+      const IRExpr *at = NULL;     /* a read this statement queues */
+      Int size = 0;
+      if (st == NULL)
+         continue;
+      if (st->tag == Ist_IMark)
+         break;
+      switch (st->tag) {
+      case Ist_WrTmp: {
+         const IRExpr *data = st->Ist.WrTmp.data;
+         if (data->tag != Iex_Load)
+            continue;
+         shape |= CG_SHAPE_READ;
+         at = data->Iex.Load.addr;
+         size = sizeofIRType(data->Iex.Load.ty);
+         break;
+      }
+      case Ist_Store:
+         size = sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.Store.data));
+         if (read_at == NULL || read_size != size
+             || !eqIRAtom(read_at, st->Ist.Store.addr))
+            shape |= CG_SHAPE_WRITE;
+         break;
+      case Ist_StoreG:
+         shape |= CG_SHAPE_WRITE;
+         break;
+      case Ist_LoadG:
+      case Ist_CAS:
+         shape |= CG_SHAPE_READ;
+         break;
+      case Ist_Dirty: {
+         const IRDirty *d = st->Ist.Dirty.details;
+         if (d->mFx == Ifx_None)
+            continue;
+         if (d->mFx == Ifx_Write)
+            shape |= CG_SHAPE_WRITE;
+         else
+            shape |= CG_SHAPE_READ;
+         if (d->mFx == Ifx_Read) {
+            at = d->mAddr;
+            size = cg_clamp(d->mSize);
+         }
+         break;
+      }
+      case Ist_LLSC:
+         shape |= st->Ist.LLSC.storedata == NULL ? CG_SHAPE_READ
+                                                 : CG_SHAPE_WRITE;
+         break;
+      case Ist_Exit: {
+         IRJumpKind jk = st->Ist.Exit.jk;
+         if (jk == Ijk_Boring || jk == Ijk_Call || jk == Ijk_Ret)
+            shape |= CG_SHAPE_COND;
+         break;
+      }
+      default:
+         continue;                 /* no event, no flush */
+      }
+      read_at = at;
+      read_size = size;
+   }
+   if (j == sb->stmts_used
+       && (sb->jumpkind == Ijk_Boring || sb->jumpkind == Ijk_Call)
+       && sb->next->tag == Iex_RdTmp)
+      shape |= CG_SHAPE_IND;
+   return shape;
+}
+
 /* Queues the events of one statement (copied afterwards by the caller). */
 static void cg_do_stmt(CgState *cgs, const IRTypeEnv *tyenv, IRStmt *st,
                        const CgInstr **inode)
@@ -772,6 +895,7 @@ static void cg_fill_sims(const CgState *cgs, CgSBInfo *sbi)
       sims[r].addr = inode->addr;
       sims[r].len = inode->len;
       sims[r].misses = cg_counter(inode->cc, (CgColumnId)w[1]);
+      tl_assert(sims[r].misses != NULL);      /* cg_new_sim */
       if (w[2] == CG_NOT_BRANCH)
          sims[r].last_block = (UInt)((inode->addr + inode->len - 1)
                                      >> cg_sims.I1.line_bits);
@@ -960,8 +1084,11 @@ IRSB *cg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
       IRStmt *st = sb_in->stmts[i];
       if (st == NULL || st->tag == Ist_NoOp)
          continue;
-      if (st->tag == Ist_IMark)
+      if (st->tag == Ist_IMark) {
          skip = cgs->excluded.w[imark++];
+         cgs->shape = cfg->dump_instr && !skip ? cg_instr_shape(sb_in, i)
+                                               : CG_SHAPE_ALL;
+      }
       if (!skip) {
          cg_do_stmt(cgs, sb_in->tyenv, st, &inode);
       } else if (st->tag == Ist_IMark) {
@@ -988,8 +1115,10 @@ void cg_instrument_init(const struct cg_config *config)
    cfg = config;
 }
 
-void cg_instrument_stats(ULong *instrs_nox, ULong *instrs_gen)
+void cg_instrument_stats(ULong *instrs_nox, ULong *instrs_gen,
+                         ULong *shape_misses)
 {
    *instrs_nox = stat_instrs_nox;
    *instrs_gen = stat_instrs_gen;
+   *shape_misses = stat_shape_misses;
 }

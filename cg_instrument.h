@@ -12,8 +12,11 @@
 
 /* For --stats=yes: the instructions instrumented whose fetch touches one
    line of I1 and I1 and LL have the same line size (the reference's
-   "no-cross" class), and the others. */
-void cg_instrument_stats(ULong *instrs_nox, ULong *instrs_gen);
+   "no-cross" class), and the others; and how often an instruction's
+   events needed a counter its cost centre's shape did not have
+   (--dump-instr=yes; cg_instr_shape should make that never). */
+void cg_instrument_stats(ULong *instrs_nox, ULong *instrs_gen,
+                         ULong *shape_misses);
 
 /* Keeps config (read-only) for the instrumentation to come. */
 void cg_instrument_init(const struct cg_config *config);

@@ -190,16 +190,18 @@ static Int cg_cmp_row(const void *a, const void *b)
 {
    const CgLineCC *x = ((const struct cg_row *)a)->cc;
    const CgLineCC *y = ((const struct cg_row *)b)->cc;
+   const CgPlace *xp = x->place, *yp = y->place;
    Int r;
-   if (x->file != y->file && (r = VG_(strcmp)(x->file, y->file)) != 0)
+   if (xp->file != yp->file && (r = VG_(strcmp)(xp->file, yp->file)) != 0)
       return r;
-   if (x->fn != y->fn && (r = VG_(strcmp)(x->fn, y->fn)) != 0)
+   if (xp->fn != yp->fn && (r = VG_(strcmp)(xp->fn, yp->fn)) != 0)
       return r;
    return x->line < y->line ? -1 : x->line > y->line;
 }
 
 /* With --dump-instr=yes: by function (its file, its name, its object),
-   then address and line, so that each function is one run of rows. */
+   then address, line and file, so that each function is one run of rows
+   and the rows of one key (cg_cc_same_key) are adjacent. */
 static Int cg_cmp_instr_row(const void *a, const void *b)
 {
    const CgLineCC *x = ((const struct cg_row *)a)->cc;
@@ -209,28 +211,60 @@ static Int cg_cmp_instr_row(const void *a, const void *b)
    Int r;
    if (xf != yf && (r = VG_(strcmp)(xf, yf)) != 0)
       return r;
-   if (x->fn != y->fn && (r = VG_(strcmp)(x->fn, y->fn)) != 0)
+   if (x->place->fn != y->place->fn
+       && (r = VG_(strcmp)(x->place->fn, y->place->fn)) != 0)
       return r;
    if ((r = cg_object_cmp(cg_cc_object(x, &xa), cg_cc_object(y, &ya))) != 0)
       return r;
    if (xa != ya)
       return xa < ya ? -1 : 1;
-   return x->line < y->line ? -1 : x->line > y->line;
+   if (x->line != y->line)
+      return x->line < y->line ? -1 : 1;
+   /* Last, so that the cost centres of one key are adjacent. */
+   return x->place->file == y->place->file
+          ? 0 : VG_(strcmp)(x->place->file, y->place->file);
 }
 
-/* Every line cost centre with its own counters, as rows (*n of them); the
+/* cg_cc_each's callback of cg_live_rows: the next row. */
+static void cg_add_live_row(void *ctx, const CgLineCC *cc)
+{
+   struct cg_row **next = ctx;
+   (*next)->cc = cc;
+   (*next)->c = NULL;
+   (*next)++;
+}
+
+/* Every cost centre with its own counters, as rows (*n of them); the
    caller frees the array. */
 static struct cg_row *cg_live_rows(UInt *n)
 {
-   CgLineCC **v = cg_cc_all_lines();
    *n = cg_cc_stats().lines;
    struct cg_row *rows = VG_(malloc)("cg.main.rows", (*n + 1) * sizeof *rows);
-   for (UInt i = 0; i < *n; i++) {
-      rows[i].cc = v[i];
-      rows[i].c = v[i]->c;
-   }
-   VG_(free)(v);
+   struct cg_row *next = rows;
+   cg_cc_each(cg_add_live_row, &next);
+   tl_assert(next == rows + *n);
    return rows;
+}
+
+/* The counters of the rows v[i], v[i + 1], ... that have the key of
+   v[i]'s cost centre, added up in sum (the file's layout); returns how
+   many rows that is.  Sorted rows with one key are adjacent: with
+   --dump-instr=yes an instruction can have several cost centres
+   (cg_cc_widen). */
+static UInt cg_row_counts(const struct cg_row *v, UInt i, UInt n, ULong *sum)
+{
+   UInt k = i;
+   VG_(memset)(sum, 0, cg_layout.n_slots * sizeof *sum);
+   do {
+      if (v[k].c == NULL) {
+         cg_cc_add_counts(v[k].cc, sum);
+      } else {
+         for (UInt s = 0; s < cg_layout.n_slots; s++)
+            sum[s] += v[k].c[s];
+      }
+      k++;
+   } while (k < n && cg_cc_same_key(v[k].cc, v[i].cc));
+   return k - i;
 }
 
 /* Where the instruction-level writer is: the object of its last ob= line,
@@ -328,23 +362,23 @@ static void cg_write_instr_names(CgOut *o, const CgLineCC *cc,
 {
    const HChar *fn_file = cg_cc_fn_file(cc);
    Bool new_file = !prev || cg_cc_fn_file(prev) != fn_file;
-   Bool new_fn = new_file || cc->fn != prev->fn;
+   Bool new_fn = new_file || cc->place->fn != prev->place->fn;
    Addr prev_addr = w->addr;
    Bool new_obj = cg_write_object(o, cc, w);
 
    if (new_obj || new_fn) {
       if (new_obj || fn_file != w->fl || fn_file != w->cost_file)
          cg_write_zname(o, "fl=", fn_file, &w->zid[1]);
-      cg_write_zname(o, "fn=", cc->fn, &w->zid[2]);
+      cg_write_zname(o, "fn=", cc->place->fn, &w->zid[2]);
       w->fl = w->cost_file = fn_file;
       w->absolute = True;
       stat_files_written += new_file;
       stat_fns_written += new_fn;
    }
-   if (cc->file != w->cost_file) {
-      cg_write_zname(o, cc->file == fn_file ? "fe=" : "fi=", cc->file,
-                     &w->zid[1]);
-      w->cost_file = cc->file;
+   if (cc->place->file != w->cost_file) {
+      cg_write_zname(o, cc->place->file == fn_file ? "fe=" : "fi=",
+                     cc->place->file, &w->zid[1]);
+      w->cost_file = cc->place->file;
    }
    cg_write_address(o, w, prev_addr);
 }
@@ -371,25 +405,27 @@ static Int cg_write_profile(Int fd, const CgTotals *tot,
    o->err = 0;
    stat_files_written = stat_fns_written = stat_lines_written = 0;
    cg_write_header(o, part ? part->desc : NULL);
-   for (UInt i = 0; i < n_lines; i++) {
+   ULong counts[N_COLUMNS];
+   for (UInt i = 0, rows; i < n_lines; i += rows) {
       const CgLineCC *cc = v[i].cc;
+      rows = cg_row_counts(v, i, n_lines, counts);
       if (cfg->dump_instr) {
          cg_write_instr_names(o, cc, i ? v[i - 1].cc : NULL, &w);
       } else {
-         Bool new_file = cc->file != file;
+         Bool new_file = cc->place->file != file;
          if (new_file) {
-            file = cc->file;
+            file = cc->place->file;
             cg_write_name(o, "fl=", file);
             stat_files_written++;
          }
-         if (new_file || cc->fn != fn) {
-            fn = cc->fn;
+         if (new_file || cc->place->fn != fn) {
+            fn = cc->place->fn;
             cg_write_name(o, "fn=", fn);
             stat_fns_written++;
          }
       }
       cg_out_line_number(o, cc->line);
-      cg_write_counts(o, v[i].c);
+      cg_write_counts(o, counts);
       stat_lines_written++;
    }
    ULong sum[N_COLUMNS];
@@ -1046,12 +1082,12 @@ void cg_print_summary(const CgTotals *t)
 void cg_print_stats(void)
 {
    struct cg_cc_stats cc = cg_cc_stats();
-   ULong instrs_nox, instrs_gen;
+   ULong instrs_nox, instrs_gen, shape_misses;
    ULong lookups = cc.full_debugs + cc.file_line_debugs + cc.fn_debugs
                    + cc.no_debugs;
    ULong div = lookups ? lookups : 1;
 
-   cg_instrument_stats(&instrs_nox, &instrs_gen);
+   cg_instrument_stats(&instrs_nox, &instrs_gen, &shape_misses);
    VG_(dmsg)("\n");
    VG_(dmsg)("cachegrind: distinct files     : %u\n", stat_files_written);
    VG_(dmsg)("cachegrind: distinct functions : %u\n", stat_fns_written);
@@ -1069,5 +1105,8 @@ void cg_print_stats(void)
              cc.no_debugs * 100.0 / div, cc.no_debugs);
    VG_(dmsg)("cachegrind: string table size: %u\n", cc.strings);
    VG_(dmsg)("cachegrind: CC table size: %u\n", cc.lines);
+   if (cfg->dump_instr)
+      VG_(dmsg)("cachegrind: CCs widened: %u (%llu while instrumenting)\n",
+                cc.widened, shape_misses);
    VG_(dmsg)("cachegrind: InstrInfo table size: %u\n", cg_sb_count());
 }

@@ -15,7 +15,9 @@ extern UInt stat_files_written, stat_fns_written, stat_lines_written;
 void cg_output_init(const struct cg_config *config);
 
 /* One line of a profile to write: its cost centre and its counters
-   (cg_layout.n_slots of them, in column order). */
+   (cg_layout.n_slots of them, in column order), or c NULL for the cost
+   centre's own.  Rows of one key are written as one line, their counters
+   added up. */
 struct cg_row {
    const CgLineCC *cc;
    const ULong *c;

@@ -101,10 +101,8 @@ static void cg_bank_add(void *ctx, const CgLineCC *cc)
       b->keys[j] = cc;
       b->used++;
    }
-   ULong *c = &b->counts[(SizeT)j * n];
-   for (UInt s = 0; s < n; s++)
-      c[s] += cc->c[s];
-   b->ir += cc->c[cg_layout.slot[COL_IR]];
+   cg_cc_add_counts(cc, &b->counts[(SizeT)j * n]);
+   b->ir += cc->c[cg_layout.shape_slot[cc->shape][COL_IR]];
 }
 
 /* The bank's lines as rows for the writer (*n of them; the caller frees

@@ -47,6 +47,7 @@ TOOLTEST_PROGS = \
 	tests/tool/progs/fpcmp.c \
 	tests/tool/progs/interp.c \
 	tests/tool/progs/jit.c \
+	tests/tool/progs/rejit.c \
 	tests/tool/progs/loops.c \
 	tests/tool/progs/matrix.c \
 	tests/tool/progs/memops.c \
@@ -128,12 +129,15 @@ EXTRA_DIST += tests/tool/dwarf-lines.test
 # of it against those of line-level profiles, its functions with inlined
 # code (one block each, read right by callgrind_annotate), names that the
 # Callgrind format would take for name compression, KCachegrind's
-# Machine Code tab (skipped without KCachegrind and Xvfb).  They use the
-# corpus that tests/tool/corpus.stamp builds first; instr-functions,
-# instr-names and kcachegrind build their programs themselves.
+# Machine Code tab (skipped without KCachegrind and Xvfb), and the
+# instruction cost centres' shapes (one line for an address whose code
+# changed kind; no counter missing on the corpus).  They use the corpus
+# that tests/tool/corpus.stamp builds first; instr-functions, instr-names
+# and kcachegrind build their programs themselves.
 INSTR_TESTS = \
 	tests/tool/instr-lines.test \
 	tests/tool/instr-objects.test \
+	tests/tool/instr-shapes.test \
 	tests/tool/instr-companions.test \
 	tests/tool/instr-functions.test \
 	tests/tool/instr-names.test \
