@@ -213,8 +213,6 @@ void cg_cc_init(const struct cg_config *cfg)
    }
    /* The file's layout is that of a line, which has every counter. */
    VG_(memcpy)(l->slot, l->shape_slot[CG_SHAPE_ALL], sizeof l->slot);
-   VG_(memcpy)(l->fold_slot, l->shape_fold[CG_SHAPE_ALL],
-               sizeof l->fold_slot);
    l->n_slots = l->shape_n[CG_SHAPE_ALL];
    /* Every run is on or off as a whole (one option), so on, its counters
       are adjacent. */

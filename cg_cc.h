@@ -11,8 +11,9 @@
    columns have none: helpers add to them directly).  cg_cc_init derives
    the one layout from that table and the options (cg_layout): a line's
    counters are those of the enabled columns, in file order, so they are
-   written out as they are; slot[] says where each column's counter is
-   and fold_slot[] where each fold code adds.
+   written out as they are; slot[] says where each column's counter is.
+   Instruction cost centres have other layouts (Shapes, below), and
+   shape_fold[] says where each fold code adds in each.
 
    Helpers reach some counters from a pointer to the first of a run of
    them (cg_counter of the first column):
@@ -88,13 +89,12 @@ extern const CgColumn cg_columns[N_COLUMNS];
 struct cg_layout {
    Int slot[N_COLUMNS];          /* a column's counter, -1 if it is off */
    UInt n_slots;                 /* counters per line */
-   Int fold_slot[CG_N_FOLDS];    /* the counter a fold code adds to */
    UInt shapes;                  /* the shape bits that matter: those of
                                     enabled columns */
    /* The same for a cost centre of each shape: -1 where it has none. */
    Int shape_slot[CG_N_SHAPES][N_COLUMNS];
    UInt shape_n[CG_N_SHAPES];
-   Int shape_fold[CG_N_SHAPES][CG_N_FOLDS];
+   Int shape_fold[CG_N_SHAPES][CG_N_FOLDS];   /* a fold code's counter */
 };
 extern struct cg_layout cg_layout;
 
@@ -106,8 +106,8 @@ void cg_cc_init(const struct cg_config *cfg);
    up to 8, zeroed.  Never freed. */
 void *cg_pool_alloc(SizeT bytes);
 
-/* One source line of one function.  Key: (file, fn, line) with interned
-   strings; owner: the line table (cg_cc.c); never freed.  Created at
+/* One source line of one function.  Key: (place, line), the place being
+   the interned (file, fn); owner: the line table (cg_cc.c); never freed.  Created at
    instrumentation time, so a translated but never executed line shows up
    with zero counts.  With --dump-instr=yes every instruction has one of
    its own instead (the unit of counting is then the instruction: see

@@ -191,11 +191,11 @@ static IRExpr *cg_gate(CgState *cgs, IRExpr *ptr, IRExpr *other)
 
 /* The cost centre of inode widened to have the counters of shape too
    (cg_cc_widen), in the block's records and in inode; returns it.  The
-   block's entry is the widest of the instruction's cost centres (inode's
-   may be an older one when the instruction comes twice in the block), so
-   every fold code of the instruction finds its counter there; counters
-   taken before from a narrower one stay in use, and the writer adds the
-   two up. */
+   block's entry for inode only ever gets wider, and is at least as wide
+   as inode's own cost centre (which may be an older one when the
+   instruction comes twice in the block), so every fold code of the
+   instruction finds its counter there; counters taken before from a
+   narrower one stay in use, and the writer adds the two up. */
 static CgLineCC *cg_inode_widen(CgState *cgs, const CgInstr *inode,
                                 UInt shape)
 {
@@ -721,6 +721,15 @@ static void cg_do_Exit(CgState *cgs, const CgInstr *inode, const IRStmt *st)
    cg_flush_events(cgs);
 }
 
+/* Whether a write of size bytes at the atom at is one read with the
+   read just queued (read_at, read_size; read_at NULL if the last event
+   was no plain read), as cg_add_event_Dw merges them. */
+static Bool cg_same_read(const IRExpr *read_at, Int read_size,
+                         const IRExpr *at, Int size)
+{
+   return read_at != NULL && read_size == size && eqIRAtom(read_at, at);
+}
+
 /* The shape of the cost centre of the instruction whose IMark is
    sb->stmts[first], for --dump-instr=yes: the kinds of event that
    cg_do_stmt and cg_do_block_end will find in its statements.  A write
@@ -757,8 +766,7 @@ static UInt cg_instr_shape(const IRSB *sb, Int first)
       }
       case Ist_Store:
          size = sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.Store.data));
-         if (read_at == NULL || read_size != size
-             || !eqIRAtom(read_at, st->Ist.Store.addr))
+         if (!cg_same_read(read_at, read_size, st->Ist.Store.addr, size))
             shape |= CG_SHAPE_WRITE;
          break;
       case Ist_StoreG:
@@ -772,10 +780,11 @@ static UInt cg_instr_shape(const IRSB *sb, Int first)
          const IRDirty *d = st->Ist.Dirty.details;
          if (d->mFx == Ifx_None)
             continue;
-         if (d->mFx == Ifx_Write)
-            shape |= CG_SHAPE_WRITE;
-         else
+         if (d->mFx != Ifx_Write)
             shape |= CG_SHAPE_READ;
+         else if (!cg_same_read(read_at, read_size, d->mAddr,
+                                cg_clamp(d->mSize)))
+            shape |= CG_SHAPE_WRITE;
          if (d->mFx == Ifx_Read) {
             at = d->mAddr;
             size = cg_clamp(d->mSize);
@@ -783,8 +792,12 @@ static UInt cg_instr_shape(const IRSB *sb, Int first)
          break;
       }
       case Ist_LLSC:
-         shape |= st->Ist.LLSC.storedata == NULL ? CG_SHAPE_READ
-                                                 : CG_SHAPE_WRITE;
+         if (st->Ist.LLSC.storedata == NULL)
+            shape |= CG_SHAPE_READ;
+         else if (!cg_same_read(read_at, read_size, st->Ist.LLSC.addr,
+                                sizeofIRType(typeOfIRExpr(
+                                   sb->tyenv, st->Ist.LLSC.storedata))))
+            shape |= CG_SHAPE_WRITE;
          break;
       case Ist_Exit: {
          IRJumpKind jk = st->Ist.Exit.jk;

@@ -2,7 +2,7 @@
    after the other at the same address, whose first instructions make
    different kinds of event (none or a read, a write, a conditional
    branch), so that --dump-instr=yes has one instruction address of three
-   shapes (docs/design.md, "Instruction cost centres").
+   shapes (docs/design.md, "Shapes").
    Copyright (C) 2026 the cachegrind-ng developers.
    SPDX-License-Identifier: GPL-2.0-or-later */
 
