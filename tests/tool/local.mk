@@ -74,6 +74,7 @@ TOOLTEST_FILES = \
 	tests/tool/vgtest-run \
 	tests/tool/cgcompare.awk \
 	tests/tool/cgsummary.awk \
+	tests/tool/instraddrs.awk \
 	tests/tool/corpus.list \
 	tests/tool/diff-cases.list \
 	tests/tool/filters/basic.sed \
