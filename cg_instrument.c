@@ -442,10 +442,8 @@ static CgEvent *cg_new_event(CgState *cgs, CgEventKind kind,
    for --stats, the simulation does not depend on it). */
 static Bool cg_instr_is_nox(Addr addr, UInt len)
 {
-   /* Without the cache simulation the geometry is all zeros. */
-   UInt bits = cg_sims.I1.line_bits;
-   return (addr >> bits) == ((addr + len - 1) >> bits)
-          && cg_sims.I1.line_size == cg_sims.LL.line_size;
+   Int bits = cg_sims.nox_line_bits;
+   return bits >= 0 && (addr >> bits) == ((addr + len - 1) >> bits);
 }
 
 static void cg_add_event_Ir(CgState *cgs, const CgInstr *inode)

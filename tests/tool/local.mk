@@ -124,6 +124,10 @@ tests_tool_dwarf_lines_LDADD = $(LIBDW_LIBS)
 TESTS += tests/tool/dwarf-lines.test
 EXTRA_DIST += tests/tool/dwarf-lines.test
 
+# --stats=yes against the reference's (tests/tool/stats.test).
+TESTS += tests/tool/stats.test
+EXTRA_DIST += tests/tool/stats.test
+
 # --dump-instr=yes: against --dump-instr=no on the differential corpus
 # (per-line totals and summaries identical), its addresses against
 # objdump -d and its build-ids against readelf -n, the companions' reports
