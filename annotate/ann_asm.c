@@ -344,6 +344,17 @@ static int64_t hottest(const struct asm_rep *r, const struct ains *in, size_t n)
  * this between two instructions of the profile is not decoded. */
 #define ASM_GAP 64
 
+/* The code of o at pos (ann_obj_code), at most up to lim. */
+static int code_from(struct ann_obj *o, uint64_t pos, const unsigned char **code, size_t *len,
+		     uint64_t lim, struct cgp_error *err)
+{
+	if (ann_obj_code(o, pos, code, len, err))
+		return -1;
+	if (*len > lim - pos)
+		*len = (size_t)(lim - pos);
+	return 0;
+}
+
 /* Says that the code from *pos up to to is not shown (why), and goes on
  * decoding at to; -1 if there is no code there. */
 static int skip_to(struct ann *a, struct ann_obj *o, uint64_t to, const char *why,
@@ -356,12 +367,10 @@ static int skip_to(struct ann *a, struct ann_obj *o, uint64_t to, const char *wh
 		 why);
 	asm_note(a, text);
 	*pos = to;
-	if (ann_obj_code(o, to, code, len, &err)) {
+	if (code_from(o, to, code, len, lim, &err)) {
 		cgp_error_release(&err);
 		return -1;
 	}
-	if (*len > lim - to)
-		*len = (size_t)(lim - to);
 	return 0;
 }
 
@@ -403,7 +412,7 @@ static void one_fn(struct asm_rep *r, const struct afn *f, struct ann_disasm *d,
 	cols_finish(&c, a);
 	put_header(&c, a, "", "");
 	putchar('\n');
-	if (!nocode && ann_obj_code(o, pos, &code, &len, &err))
+	if (!nocode && code_from(o, pos, &code, &len, lim, &err))
 		nocode = err.msg;
 	if (nocode) {
 		cgp_buf_reset(&a->prof.tmp);
@@ -411,8 +420,6 @@ static void one_fn(struct asm_rep *r, const struct afn *f, struct ann_disasm *d,
 		asm_note(a, a->prof.tmp.s ? a->prof.tmp.s : "No code");
 		putchar('\n');
 	}
-	if (!nocode && len > lim - pos)
-		len = (size_t)(lim - pos);
 	while (pos < hi && (nocode ? in < end : 1)) {
 		uint64_t at = pos;
 		const struct ains *here = in < end && in->addr == pos ? in : NULL;
@@ -420,11 +427,8 @@ static void one_fn(struct asm_rep *r, const struct afn *f, struct ann_disasm *d,
 			/* The end of a section's code: on at the same address
 			 * in another section, else at the profile's next
 			 * instruction. */
-			if (!ann_obj_code(o, pos, &code, &len, &err)) {
-				if (len > lim - pos)
-					len = (size_t)(lim - pos);
+			if (!code_from(o, pos, &code, &len, lim, &err))
 				continue;
-			}
 			cgp_error_release(&err);
 			if (in == end || in->addr <= pos)
 				break;
