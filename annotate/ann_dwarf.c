@@ -360,25 +360,41 @@ struct want {
 	char *other;          /* the first file found of another build, or NULL */
 };
 
+/* Opens the ELF file path, if there is one (0), else -1 (a candidate
+ * debug file that is missing or unreadable is no error: the next one is
+ * tried). */
+static int elf_open_candidate(const char *path, int *fd, Elf **elf)
+{
+	struct cgp_error e = CGP_ERROR_INIT;
+
+	if (access(path, F_OK))
+		return -1;
+	if (elf_open(path, fd, elf, &e)) {
+		cgp_error_release(&e);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether elf's build-id is the len bytes at id. */
+static int has_build_id(Elf *elf, const void *id, ssize_t len)
+{
+	const void *got;
+
+	return dwelf_elf_gnu_build_id(elf, &got) == len && !memcmp(got, id, (size_t)len);
+}
+
 /* Takes path as o's debug file if it is one (1), else 0. */
 static int try_debug_file(struct ann_obj *o, const char *path, struct want *w)
 {
-	struct cgp_error e = CGP_ERROR_INIT;
-	const void *id;
-	ssize_t len;
 	uint32_t crc;
 	int fd;
 	Elf *elf;
 
-	if (access(path, F_OK))
+	if (elf_open_candidate(path, &fd, &elf))
 		return 0;
-	if (elf_open(path, &fd, &elf, &e)) {
-		cgp_error_release(&e);
-		return 0;
-	}
 	if (w->idlen > 0) {
-		len = dwelf_elf_gnu_build_id(elf, &id);
-		if (len != w->idlen || memcmp(id, w->id, (size_t)len))
+		if (!has_build_id(elf, w->id, w->idlen))
 			goto other;
 	} else if (w->check_crc && (file_crc(fd, &crc) || crc != w->crc)) {
 		goto other;
@@ -517,9 +533,8 @@ static const char *unreadable_compression(Elf *e)
 static int find_alt(struct ann_obj *o, const char *dirs, struct cgp_buf *why)
 {
 	struct cgp_buf p = CGP_BUF_INIT(PATH_MAX * 4);
-	struct cgp_error e = CGP_ERROR_INIT;
 	const char *name, *d, *it = dirs;
-	const void *id, *aid;
+	const void *id;
 	size_t dl;
 	ssize_t n = dwelf_dwarf_gnu_debugaltlink(o->dw, &name, &id);
 
@@ -529,11 +544,9 @@ static int find_alt(struct ann_obj *o, const char *dirs, struct cgp_buf *why)
 		if (!dl)
 			continue;
 		build_id_path(&p, d, dl, id, (size_t)n);
-		if (!p.s || access(p.s, F_OK) || elf_open(p.s, &o->afd, &o->aelf, &e)) {
-			cgp_error_release(&e);
+		if (!p.s || elf_open_candidate(p.s, &o->afd, &o->aelf))
 			continue;
-		}
-		if (dwelf_elf_gnu_build_id(o->aelf, &aid) == n && !memcmp(aid, id, (size_t)n) &&
+		if (has_build_id(o->aelf, id, n) &&
 		    (o->adw = dwarf_begin_elf(o->aelf, DWARF_C_READ, NULL))) {
 			dwarf_setalt(o->dw, o->adw);
 			break;
