@@ -260,7 +260,9 @@ static UInt cg_place_hash_of(const void *e)
    return cg_hash_words((UWord)p->file, (UWord)p->fn, (UWord)p->fn_file);
 }
 
-/* The place table (CgPlace). */
+/* The place table.  Key: (file, fn, fn_file), interned names (fn_file
+   NULL for lines); owner of the places (the pool's storage); never
+   freed. */
 static CgChainTable place_table = {
    .first_size = 1024, .cost_centre = "cg.main.places",
    .hash_of = cg_place_hash_of,
@@ -686,16 +688,13 @@ void cg_cc_drain(void (*take)(void *ctx, const CgLineCC *cc), void *ctx)
 void cg_cc_totals(CgTotals *t)
 {
    const CgChainTable *tab = cg_cc_table();
+   ULong sum[N_COLUMNS] = { 0 };   /* the file's layout */
 
-   for (CgColumnId c = 0; c < N_COLUMNS; c++)
-      t->v[c] = 0;
    for (UInt b = 0; b < tab->size; b++)
-      for (const CgLineCC *cc = tab->chains[b]; cc; cc = cc->next) {
-         const Int *slot = cg_layout.shape_slot[cc->shape];
-         for (CgColumnId c = 0; c < N_COLUMNS; c++)
-            if (slot[c] >= 0)
-               t->v[c] += cc->c[slot[c]];
-      }
+      for (const CgLineCC *cc = tab->chains[b]; cc; cc = cc->next)
+         cg_cc_add_counts(cc, sum);
+   for (CgColumnId c = 0; c < N_COLUMNS; c++)
+      t->v[c] = cg_layout.slot[c] >= 0 ? sum[cg_layout.slot[c]] : 0;
 }
 
 struct cg_cc_stats cg_cc_stats(void)

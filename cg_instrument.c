@@ -442,8 +442,10 @@ static CgEvent *cg_new_event(CgState *cgs, CgEventKind kind,
    for --stats, the simulation does not depend on it). */
 static Bool cg_instr_is_nox(Addr addr, UInt len)
 {
-   Int bits = cg_sims.nox_line_bits;
-   return bits >= 0 && (addr >> bits) == ((addr + len - 1) >> bits);
+   /* Without the cache simulation the geometry is all zeros. */
+   UInt bits = cg_sims.I1.line_bits;
+   return (addr >> bits) == ((addr + len - 1) >> bits)
+          && cg_sims.I1.line_size == cg_sims.LL.line_size;
 }
 
 static void cg_add_event_Ir(CgState *cgs, const CgInstr *inode)
@@ -686,12 +688,26 @@ static void cg_do_LLSC(CgState *cgs, const CgInstr *inode,
    }
 }
 
+/* Whether a side exit of jump kind jk is a guest conditional branch. */
+static Bool cg_exit_is_branch(IRJumpKind jk)
+{
+   return jk == Ijk_Boring || jk == Ijk_Call || jk == Ijk_Ret;
+}
+
+/* Whether the final jump of sb is an indirect branch: its target is
+   computed and it is not a return (returns are assumed perfectly
+   predicted). */
+static Bool cg_end_is_indirect(const IRSB *sb)
+{
+   return (sb->jumpkind == Ijk_Boring || sb->jumpkind == Ijk_Call)
+          && sb->next->tag == Iex_RdTmp;
+}
+
 /* A side exit: a conditional branch when it is a guest branch, and a flush
    point in any case since control may leave the block here. */
 static void cg_do_Exit(CgState *cgs, const CgInstr *inode, const IRStmt *st)
 {
-   IRJumpKind jk = st->Ist.Exit.jk;
-   if (jk == Ijk_Boring || jk == Ijk_Call || jk == Ijk_Ret) {
+   if (cg_exit_is_branch(st->Ist.Exit.jk)) {
       IRType ty = cgs->ir.hword_ty;
       Addr nia = inode->addr + inode->len;
       const IRConst *dst = st->Ist.Exit.dst;
@@ -797,21 +813,17 @@ static UInt cg_instr_shape(const IRSB *sb, Int first)
                                    sb->tyenv, st->Ist.LLSC.storedata))))
             shape |= CG_SHAPE_WRITE;
          break;
-      case Ist_Exit: {
-         IRJumpKind jk = st->Ist.Exit.jk;
-         if (jk == Ijk_Boring || jk == Ijk_Call || jk == Ijk_Ret)
+      case Ist_Exit:
+         if (cg_exit_is_branch(st->Ist.Exit.jk))
             shape |= CG_SHAPE_COND;
          break;
-      }
       default:
          continue;                 /* no event, no flush */
       }
       read_at = at;
       read_size = size;
    }
-   if (j == sb->stmts_used
-       && (sb->jumpkind == Ijk_Boring || sb->jumpkind == Ijk_Call)
-       && sb->next->tag == Iex_RdTmp)
+   if (j == sb->stmts_used && cg_end_is_indirect(sb))
       shape |= CG_SHAPE_IND;
    return shape;
 }
@@ -881,17 +893,10 @@ static void cg_do_stmt(CgState *cgs, const IRTypeEnv *tyenv, IRStmt *st,
 static void cg_do_block_end(CgState *cgs, const IRSB *sb_in,
                             const CgInstr *inode)
 {
-   if (sb_in->jumpkind != Ijk_Boring && sb_in->jumpkind != Ijk_Call)
-      return;
-   switch (sb_in->next->tag) {
-   case Iex_Const:
-      break;
-   case Iex_RdTmp:
+   if (cg_end_is_indirect(sb_in))
       cg_add_event_branch(cgs, EV_BI, inode, sb_in->next);
-      break;
-   default:
-      tl_assert(0 && "non-flat block end");
-   }
+   else if (sb_in->jumpkind == Ijk_Boring || sb_in->jumpkind == Ijk_Call)
+      tl_assert(sb_in->next->tag == Iex_Const && "non-flat block end");
 }
 
 /* The records of the block's fetch and branch helpers (sims[]), from the

@@ -1106,7 +1106,7 @@ void cg_print_stats(void)
    VG_(dmsg)("cachegrind: string table size: %u\n", cc.strings);
    VG_(dmsg)("cachegrind: CC table size: %u\n", cc.lines);
    if (cfg->dump_instr)
-      VG_(dmsg)("cachegrind: CCs widened: %u (%llu while instrumenting)\n",
+      VG_(dmsg)("cachegrind: CCs widened: %u (shape predictions short: %llu)\n",
                 cc.widened, shape_misses);
    VG_(dmsg)("cachegrind: InstrInfo table size: %u\n", cg_sb_count());
 }

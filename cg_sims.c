@@ -291,8 +291,6 @@ static void cg_configure_caches(const struct cg_config *cfg)
    cg_init_l1(&cg_sims.I1, &I1, static_tags_I1, "cg.sim.I1");
    cg_init_l1(&cg_sims.D1, &D1, static_tags_D1, "cg.sim.D1");
    cg_init_ll(&LL);
-   if (cg_sims.I1.line_size == cg_sims.LL.line_size)
-      cg_sims.nox_line_bits = (Int)cg_sims.I1.line_bits;
    cg_sims.helpers_I1 = cg_helpers_for(&cg_sims.I1);
    cg_sims.helpers_D1 = cg_helpers_for(&cg_sims.D1);
    cg_sims.l1_missed = cg_l1_missed;
@@ -306,7 +304,6 @@ static void cg_configure_caches(const struct cg_config *cfg)
 
 void cg_sims_init(const struct cg_config *cfg)
 {
-   cg_sims.nox_line_bits = -1;
    if (cfg->cache_sim)
       cg_configure_caches(cfg);
    if (cfg->branch_sim) {

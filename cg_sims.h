@@ -130,10 +130,6 @@ struct cg_sims {
       simulated: bigger ones (x87 state saves, fxsave) are clamped to it
       so that no access spans more than two lines. */
    Int min_line_size;
-   /* For --stats=yes: log2 of I1's line size if the caches are simulated
-      and I1 and LL have one line size, else -1 (no instruction is
-      "no-cross"). */
-   Int nox_line_bits;
 };
 extern struct cg_sims cg_sims;
 
