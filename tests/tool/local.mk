@@ -75,6 +75,7 @@ TOOLTEST_FILES = \
 	tests/tool/cgcompare.awk \
 	tests/tool/cgsummary.awk \
 	tests/tool/instraddrs.awk \
+	tests/tool/farm.sh \
 	tests/tool/corpus.list \
 	tests/tool/diff-cases.list \
 	tests/tool/filters/basic.sed \
