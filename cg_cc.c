@@ -685,14 +685,17 @@ void cg_cc_drain(void (*take)(void *ctx, const CgLineCC *cc), void *ctx)
       }
 }
 
+/* cg_cc_each's callback of cg_cc_totals. */
+static void cg_add_total(void *sum, const CgLineCC *cc)
+{
+   cg_cc_add_counts(cc, sum);
+}
+
 void cg_cc_totals(CgTotals *t)
 {
-   const CgChainTable *tab = cg_cc_table();
    ULong sum[N_COLUMNS] = { 0 };   /* the file's layout */
 
-   for (UInt b = 0; b < tab->size; b++)
-      for (const CgLineCC *cc = tab->chains[b]; cc; cc = cc->next)
-         cg_cc_add_counts(cc, sum);
+   cg_cc_each(cg_add_total, sum);
    for (CgColumnId c = 0; c < N_COLUMNS; c++)
       t->v[c] = cg_layout.slot[c] >= 0 ? sum[cg_layout.slot[c]] : 0;
 }
