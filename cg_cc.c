@@ -650,6 +650,66 @@ const HChar *cg_cc_fn_file(const CgLineCC *cc)
    return cc->place->fn_file;
 }
 
+/* VG_(ssort) comparators of cg_cc_order_places, on CgPlace pointers: by
+   (file, fn) for lines, by (fn_file, fn) for instructions, by file. */
+static Int cg_cmp_place_line(const void *a, const void *b)
+{
+   const CgPlace *x = *(const CgPlace *const *)a;
+   const CgPlace *y = *(const CgPlace *const *)b;
+   Int r = VG_(strcmp)(x->file, y->file);
+   return r ? r : VG_(strcmp)(x->fn, y->fn);
+}
+
+static Int cg_cmp_place_instr(const void *a, const void *b)
+{
+   const CgPlace *x = *(const CgPlace *const *)a;
+   const CgPlace *y = *(const CgPlace *const *)b;
+   Int r = VG_(strcmp)(x->fn_file, y->fn_file);
+   return r ? r : VG_(strcmp)(x->fn, y->fn);
+}
+
+static Int cg_cmp_place_file(const void *a, const void *b)
+{
+   const CgPlace *x = *(const CgPlace *const *)a;
+   const CgPlace *y = *(const CgPlace *const *)b;
+   return VG_(strcmp)(x->file, y->file);
+}
+
+/* Sorts the places v[0 .. n - 1] by cmp and stores their ranks (equal
+   names, equal rank) in their file_order if by_file, else their order. */
+static void cg_rank_places(CgPlace **v, UInt n,
+                           Int (*cmp)(const void *, const void *),
+                           Bool by_file)
+{
+   VG_(ssort)(v, n, sizeof *v, cmp);
+   UInt rank = 0;
+   for (UInt i = 0; i < n; i++) {
+      if (i > 0 && cmp(&v[i - 1], &v[i]) != 0)
+         rank++;
+      if (by_file)
+         v[i]->file_order = rank;
+      else
+         v[i]->order = rank;
+   }
+}
+
+void cg_cc_order_places(void)
+{
+   UInt n = place_table.count, k = 0;
+   if (n == 0)
+      return;
+   CgPlace **v = VG_(malloc)("cg.main.placeorder", n * sizeof *v);
+   for (UInt b = 0; b < place_table.size; b++)
+      for (CgPlace *p = place_table.chains[b]; p; p = p->next)
+         v[k++] = p;
+   tl_assert(k == n);
+   cg_rank_places(v, n, dump_instr ? cg_cmp_place_instr : cg_cmp_place_line,
+                  False);
+   if (dump_instr)
+      cg_rank_places(v, n, cg_cmp_place_file, True);
+   VG_(free)(v);
+}
+
 /* The table of the cost centres that are written out. */
 static CgChainTable *cg_cc_table(void)
 {

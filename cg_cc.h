@@ -130,6 +130,10 @@ typedef struct CgPlace {
    const HChar *file;
    const HChar *fn;
    const HChar *fn_file;      /* --dump-instr=yes; NULL for lines */
+   UInt order;                /* its rank by (file, fn), or with
+                                 --dump-instr=yes by (fn_file, fn): equal
+                                 for equal names; set by cg_cc_order_places */
+   UInt file_order;           /* --dump-instr=yes: its rank by file */
 } CgPlace;
 
 /* The cost centre of the instruction at addr, from the debug info
@@ -155,6 +159,10 @@ void cg_cc_add_counts(const CgLineCC *cc, ULong *c);
 /* Whether cc and other have the same key (lines: file, function, line;
    instructions: object, address and those). */
 Bool cg_cc_same_key(const CgLineCC *cc, const CgLineCC *other);
+
+/* Sets the order and file_order of every place, so that the writer
+   sorts cost centres by integers instead of names. */
+void cg_cc_order_places(void);
 
 /* Calls each(ctx, cc) for every cost centre, in no particular order. */
 void cg_cc_each(void (*each)(void *ctx, const CgLineCC *cc), void *ctx);
