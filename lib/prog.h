@@ -21,7 +21,11 @@ __attribute__((noreturn, format(printf, 2, 3)))
 void die(int status, const char *fmt, ...);
 /* Dies with status 1 and the library's message. */
 __attribute__((noreturn)) void die_cgp(const struct cgp_error *e);
-__attribute__((format(printf, 1, 2))) void error(const char *fmt, ...);
+/* "<prog>: error: <msg>" on stderr.  Not named error(): an executable's
+ * function of that name would take the place of glibc's error() for the
+ * libraries (libdw calls it when out of memory, expecting it not to
+ * return). */
+__attribute__((format(printf, 1, 2))) void prog_error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
 /* Makes stdout a fully buffered stream that remembers why a write to it
  * failed; call first in main. */

@@ -48,7 +48,7 @@ void die_cgp(const struct cgp_error *e)
 	die(1, "%s", e->msg ? e->msg : "unknown failure");
 }
 
-void error(const char *fmt, ...)
+void prog_error(const char *fmt, ...)
 {
 	va_list ap;
 

@@ -480,7 +480,7 @@ static int repeat_runs(const struct run_config *c, const struct run_target *t,
 		rewind_stdin();
 		status = one_run(c, t, k, &s);
 		if (status != status1) {
-			error("runs 1 and %lu differ: run 1 exited with %s, run %lu with %s",
+			prog_error("runs 1 and %lu differ: run 1 exited with %s, run %lu with %s",
 			      k, status_text(status1), k, status_text(status));
 			return RUN_DIFFER;
 		}

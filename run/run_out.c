@@ -317,7 +317,7 @@ static int compare_pair(const char *pa, const char *pb, unsigned long k, const c
 	r.events = a.events;
 	n = cgp_compare(&a, &b, on_diff, &r, &err);
 	if (n == CGP_EEVENTS) {
-		error("runs 1 and %lu differ: their profiles %s and %s.run%lu record different "
+		prog_error("runs 1 and %lu differ: their profiles %s and %s.run%lu record different "
 		      "events", k, name, name, k);
 		n = 1;
 		goto out;
@@ -326,7 +326,7 @@ static int compare_pair(const char *pa, const char *pb, unsigned long k, const c
 		die_cgp(&err);
 	summary_differs = memcmp(a.summary, b.summary, a.nev * sizeof *a.summary) != 0;
 	if (n || summary_differs) {
-		error("runs 1 and %lu differ: %ld line%s of %s (run %lu's kept as %s.run%lu)%s",
+		prog_error("runs 1 and %lu differ: %ld line%s of %s (run %lu's kept as %s.run%lu)%s",
 		      k, n, n == 1 ? "" : "s", name, k, name, k,
 		      n ? "" : ": only their summary: lines");
 		if (r.text.s)
@@ -351,7 +351,7 @@ int run_set_compare(const struct run_set *a, const struct run_set *b,
 	size_t i;
 
 	if (a->n != b->n) {
-		error("runs 1 and %lu differ: run 1 wrote %zu profile%s, run %lu wrote %zu", k,
+		prog_error("runs 1 and %lu differ: run 1 wrote %zu profile%s, run %lu wrote %zu", k,
 		      a->n, a->n == 1 ? "" : "s", k, b->n);
 		return RUN_SET_SHAPE;
 	}
@@ -360,7 +360,7 @@ int run_set_compare(const struct run_set *a, const struct run_set *b,
 		    || a->p[i].thread != b->p[i].thread) {
 			/* The tool's names in the runs' folders: pid, and the
 			 * pre-exec, part and thread numbers. */
-			error("runs 1 and %lu differ: their profiles do not pair up (run 1's %s "
+			prog_error("runs 1 and %lu differ: their profiles do not pair up (run 1's %s "
 			      "against run %lu's %s)", k, strrchr(a->p[i].path, '/') + 1, k,
 			      strrchr(b->p[i].path, '/') + 1);
 			return RUN_SET_SHAPE;

@@ -18,6 +18,11 @@ EXTRA_DIST += tests/cli/merge-outfile.sh
 TESTS += tests/cli/names-latin1.sh
 EXTRA_DIST += tests/cli/names-latin1.sh
 
+# No companion exports a function (which would replace a library's own
+# for the shared libraries it loads).
+TESTS += tests/cli/exports.sh
+EXTRA_DIST += tests/cli/exports.sh
+
 # --help of each companion against its manual page (and a self-test on
 # doctored copies of a page).
 TESTS += tests/cli/help-vs-man.sh
