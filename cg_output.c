@@ -477,22 +477,48 @@ static void cg_write_instr_names(CgOut *o, const CgLineCC *cc,
    cg_write_address(o, w, prev_addr);
 }
 
-/* Writes the whole profile to fd, with the summary line from tot: the
-   part's lines and desc: lines, or, part NULL, every line cost centre;
-   returns 0, or the errno of the first write that failed.  The rows are
-   sorted by (file, function, line). */
-static Int cg_write_profile(Int fd, const CgTotals *tot,
+/* What writing a profile needs from the heap: its output buffer and its
+   rows (the part's, or, part NULL, every cost centre's), sorted.  Taken
+   before the output file is opened: the core ends the run when memory
+   runs out, and then no temporary file may be left behind, nor an old
+   profile that is written in place already cut short. */
+typedef struct {
+   CgOut *o;
+   struct cg_row *v;
+   UInt n;
+} CgPrepared;
+
+static void cg_prepare_profile(CgPrepared *p, const struct cg_part_text *part)
+{
+   p->o = VG_(malloc)("cg.main.out", sizeof *p->o);
+   if (part) {
+      p->v = part->rows;
+      p->n = part->n_rows;
+   } else {
+      p->v = cg_live_rows(&p->n);
+   }
+   cg_sort_rows(p->v, p->n);
+}
+
+static void cg_release_profile(CgPrepared *p, const struct cg_part_text *part)
+{
+   if (!part)
+      VG_(free)(p->v);
+   VG_(free)(p->o);
+}
+
+/* Writes the prepared profile p to fd, with the summary line from tot
+   (and the part's desc: lines); returns 0, or the errno of the first
+   write that failed. */
+static Int cg_write_profile(Int fd, const CgPrepared *p, const CgTotals *tot,
                             const struct cg_part_text *part)
 {
-   CgOut *o = VG_(malloc)("cg.main.out", sizeof *o);
-   UInt n_lines;
-   struct cg_row *v = part ? part->rows : cg_live_rows(&n_lines);
+   CgOut *o = p->o;
+   UInt n_lines = p->n;
+   const struct cg_row *v = p->v;
    const HChar *file = NULL, *fn = NULL;
    CgInstrPos w = { NULL, NULL, NULL, True, 0, { 0, 0, 0 } };
 
-   if (part)
-      n_lines = part->n_rows;
-   cg_sort_rows(v, n_lines);
    o->fd = fd;
    o->used = 0;
    o->err = 0;
@@ -529,12 +555,7 @@ static Int cg_write_profile(Int fd, const CgTotals *tot,
    cg_out_str(o, "summary:");
    cg_write_counts(o, sum);
    cg_out_flush(o);
-
-   Int err = o->err;
-   if (!part)
-      VG_(free)(v);
-   VG_(free)(o);
-   return err;
+   return o->err;
 }
 
 /* N when path is /dev/fd/N or /proc/<p>/fd/N, with *own set when it is
@@ -799,15 +820,30 @@ static void cg_drop_signal(Int sig)
                          sizeof(vki_sigset_t), 0, 0, 0, 0);
 }
 
+/* The core's VG_(safe_fd) (pub_core_libcfile.h, in the core library every
+   tool is linked with, outside the tool API): moves a descriptor into the
+   range the core keeps for itself, which the program can neither see nor
+   close, marked close-on-exec; it asserts rather than fail. */
+extern Int VG_(safe_fd)(Int oldfd);
+
+/* An output file opened (sres) as descriptor 0, 1 or 2, which the
+   program was started without, moved up with VG_(safe_fd): there the
+   core's messages to standard error, and ours, would go into the
+   profile. */
+static Int cg_fd_high(Int fd)
+{
+   return fd <= 2 ? VG_(safe_fd)(fd) : fd;
+}
+
 /* An existing regular file that no temporary file can be created beside
    (err: why not) is rewritten in place, not atomically, if this process
    may write it: the profile is not lost where upstream, which writes in
    place always, would have written it.  It is truncated at the open: the
    whole profile is in memory, so a failure can only leave a clean prefix
    of it, never a mixture with the old contents.  Returns the open's
-   result, or err itself when the fallback does not apply. */
-static SysRes cg_open_in_place(const HChar *file, const HChar *path,
-                               SysRes err)
+   result (*in_place set: the caller warns), or err itself when the
+   fallback does not apply. */
+static SysRes cg_open_in_place(const HChar *file, SysRes err, Bool *in_place)
 {
    struct vg_stat st;
    UWord e = sr_Err(err);
@@ -817,21 +853,10 @@ static SysRes cg_open_in_place(const HChar *file, const HChar *path,
        || sr_isError(cg_syscall2(__NR_access, (UWord)file, CG_W_OK)))
       return err;
    SysRes sres = VG_(open)(file, VKI_O_WRONLY | VKI_O_TRUNC, 0);
-   if (!sr_isError(sres)) {
-      HChar *dir = VG_(strdup)("cg.main.dir", VG_(dirname)(file));
-      VG_(umsg)("warning: cannot create a temporary file in '%s': %s; "
-                "writing '%s' in place, not atomically\n",
-                dir, cg_strerror(e), path);
-      VG_(free)(dir);
-   }
+   *in_place = !sr_isError(sres);
    return sres;
 }
 
-/* The core's VG_(safe_fd) (pub_core_libcfile.h, in the core library every
-   tool is linked with, outside the tool API): moves a descriptor into the
-   range the core keeps for itself, which the program can neither see nor
-   close, marked close-on-exec; it asserts rather than fail. */
-extern Int VG_(safe_fd)(Int oldfd);
 
 /* A FIFO as output is opened once and kept open for the run (in the
    core's range), and each profile written through a dup of it: reopened
@@ -899,9 +924,9 @@ static Bool cg_open_proc_fd(Int pfd, SysRes *out)
    resolved): a device or FIFO in place; otherwise a new temporary file
    (*tmp, which the caller frees) that takes the mode of the file it will
    replace, or, where none can be made, the file itself in place
-   (cg_open_in_place). */
-static SysRes cg_open_output(const HChar *file, const HChar *path,
-                             HChar **tmp)
+   (cg_open_in_place; *in_place_err then says why no temporary file). */
+static SysRes cg_open_output(const HChar *file, HChar **tmp,
+                             UWord *in_place_err)
 {
    struct vg_stat st;
 
@@ -919,9 +944,13 @@ static SysRes cg_open_output(const HChar *file, const HChar *path,
    Bool exists = !sr_isError(VG_(stat)(file, &st));
    SysRes sres = cg_create_temp(file, tmp);
    if (sr_isError(sres)) {
+      Bool in_place = False;
       VG_(free)(*tmp);
       *tmp = NULL;
-      return cg_open_in_place(file, path, sres);
+      SysRes r = cg_open_in_place(file, sres, &in_place);
+      if (in_place)
+         *in_place_err = sr_Err(sres);
+      return r;
    }
    /* A replaced file keeps its mode, as it would if written in place. */
    if (exists)
@@ -959,15 +988,22 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
                      cg_strerror(VKI_ELOOP));
       return False;
    }
-   SysRes sres = cg_open_output(file, path, &tmp);
+   CgPrepared prepared;
+   cg_prepare_profile(&prepared, part);
+   UWord in_place_err = 0;
+   SysRes sres = cg_open_output(file, &tmp, &in_place_err);
    Bool ok = !sr_isError(sres);
 
    if (!ok) {
       cg_report_lost("can't open output data file", path, "",
                      cg_strerror(sr_Err(sres)));
    } else {
-      Int fd = (Int)sr_Res(sres);
-      UWord err = (UWord)cg_write_profile(fd, tot, part);
+      Int fd = cg_fd_high((Int)sr_Res(sres));
+      if (in_place_err)
+         VG_(umsg)("warning: cannot create a temporary file in '%s': %s; "
+                   "writing '%s' in place, not atomically\n",
+                   VG_(dirname)(file), cg_strerror(in_place_err), path);
+      UWord err = (UWord)cg_write_profile(fd, &prepared, tot, part);
       if (err == 0 && tmp)
          err = cg_commit_output(fd, tmp, file);
       VG_(close)(fd);
@@ -985,6 +1021,7 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
          }
       }
    }
+   cg_release_profile(&prepared, part);
    if (tmp)
       VG_(free)(tmp);
    VG_(free)(file);

@@ -716,22 +716,25 @@ static char *folder_of(const char *path)
 }
 
 /*
- * No temporary file could be made beside the target (errno e): a read-only
- * folder, say.  Upstream would simply rewrite an existing file, so open it
- * for writing in place, and hold the output in memory until the commit
- * writes it and cuts the file to its length (so a failure before then
- * leaves the file as it was).  Otherwise the error names the folder as the
- * cause.
+ * No temporary file could be made beside the target (errno e).  Where the
+ * folder forbids it (a read-only folder, say: EACCES, EPERM, EROFS),
+ * upstream would simply rewrite an existing file, so open it for writing
+ * in place, and hold the output in memory until the commit writes it and
+ * cuts the file to its length (so a failure before then leaves the file
+ * as it was).  Not for other reasons: on a full disk (ENOSPC, EDQUOT) the
+ * rewrite would fail too, with the old contents gone.  Otherwise the error
+ * names the folder as the cause.
  */
 static int open_in_place(struct cgp_outfile *o, int exists, int e,
 			 struct cgp_error *err)
 {
 	char *dir = folder_of(o->path);
 	int fd = -1, rc;
+	int may = e == EACCES || e == EPERM || e == EROFS;
 
 	if (!dir)
 		return outfile_nomem(o, err);
-	if (exists)
+	if (exists && may)
 		fd = open(o->path, O_WRONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		struct cgp_error w = CGP_ERROR_INIT;
@@ -749,10 +752,13 @@ static int open_in_place(struct cgp_outfile *o, int exists, int e,
 		o->inplace = 1;
 		return 0;
 	}
-	if (exists)
+	if (exists && may)
 		rc = cgp_error_sys(err, CGP_EIO, errno, "cannot create '%s': cannot create "
 				   "a temporary file in '%s', nor write the file in place",
 				   o->name, dir);
+	else if (exists)
+		rc = cgp_error_sys(err, CGP_EIO, e, "cannot write '%s': cannot create "
+				   "a temporary file in '%s'", o->name, dir);
 	else
 		rc = cgp_error_sys(err, CGP_EIO, e, "cannot create '%s': cannot create "
 				   "a file in '%s'", o->name, dir);

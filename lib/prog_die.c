@@ -1,4 +1,4 @@
-/* prog_die.c -- the companions' die/error/warning messages and checked allocation. */
+/* prog_die.c -- the companions' start, die/error/warning messages and checked allocation. */
 /*
  * Copyright (C) 2026 the cachegrind-ng developers.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +18,33 @@
 
 const char *prog_name = "cg";
 
+/* Descriptors 0, 1 and 2 that the program was started without are held
+ * by /dev/null, opened so that they still fail as closed ones do (a
+ * write to 1 or 2, a read from 0: EBADF): otherwise the next file opened
+ * would get the number, and a message meant for standard error, or a
+ * report meant for standard output, would go into it (an output
+ * profile, say). */
+static void hold_std_descriptors(void)
+{
+	static const int flags[3] = { O_WRONLY, O_RDONLY, O_RDONLY };
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		int got = open("/dev/null", flags[fd]);
+		if (got >= 0 && got != fd)
+			close(got);
+		if (got != fd)
+			return;     /* no /dev/null here: nothing to hold them with */
+	}
+}
+
 void prog_init(const char *argv0)
 {
 	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
 
+	hold_std_descriptors();
 	if (argv0 && *argv0)
 		prog_name = slash ? slash + 1 : argv0;
 }
