@@ -252,7 +252,7 @@ static int find_col(const struct cgp_model *m, struct cgp_limit *l, struct cgp_e
 static int beyond(const struct cgp_model *m, const struct cgp_limit *x, int64_t old,
 		  int64_t delta, int64_t *allowed)
 {
-	i128 unit = m->ratio[x->col] ? 1000 : 1, p10 = pow10_128(x->scale), lhs, rhs, base, al;
+	i128 unit = m->ratio[x->col] ? 1000 : 1, p10 = pow10_128(x->scale), lhs, rhs, base, al, den;
 
 	if (m->ratio[x->col] && old == CGP_NA)
 		old = 0;
@@ -260,12 +260,18 @@ static int beyond(const struct cgp_model *m, const struct cgp_limit *x, int64_t 
 		base = old < 0 ? -(i128)old : (i128)old;
 		lhs = (i128)delta * 100 * p10;
 		rhs = (i128)x->mant * base;
-		al = rhs / (100 * p10);
+		den = 100 * p10;
 	} else {
 		lhs = (i128)delta * p10;
 		rhs = (i128)x->mant * unit;
-		al = rhs / p10;
+		den = p10;
 	}
+	/* Rounded down, also below zero (C's division rounds toward zero),
+	 * so that a change passes exactly when it is at most the limit shown:
+	 * -1% of 1,001 is -10.01, shown as -11, not -10. */
+	al = rhs / den;
+	if (rhs % den != 0 && rhs < 0)
+		al -= 1;
 	*allowed = al > INT64_MAX ? INT64_MAX : al < -INT64_MAX ? -INT64_MAX : (int64_t)al;
 	return lhs > rhs;
 }
