@@ -601,8 +601,13 @@ static long prepare(struct ann *a)
 		if (a->inline_on)
 			inline_apply(a);
 	}
-	for (b = 0; b < B_COUNT; b++)
+	for (b = 0; b < B_COUNT; b++) {
+		/* A bucket no line reaches has its derived values too, from
+		 * its zero counts (n/a for a ratio, 5 for Ir+5): add_row
+		 * computes them only as lines come. */
 		a->bucket[b] = xcalloc(a->nev, sizeof *a->bucket[b]);
+		derive(a, a->bucket[b]);
+	}
 	if (a->rep.json || a->rep.nlimits || a->old_new || a->rep.der.n || a->html_path)
 		model_build(a);
 	if (a->diff && a->nev != a->nrec) {
