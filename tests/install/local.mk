@@ -7,3 +7,8 @@
 
 TESTS += tests/install/layout.test
 EXTRA_DIST += tests/install/layout.test
+
+# The recipes that use the build folder's absolute path quote it
+# (tests/install/space-path.test).
+TESTS += tests/install/space-path.test
+EXTRA_DIST += tests/install/space-path.test
