@@ -12,3 +12,8 @@ EXTRA_DIST += tests/install/layout.test
 # (tests/install/space-path.test).
 TESTS += tests/install/space-path.test
 EXTRA_DIST += tests/install/space-path.test
+
+# A user's CFLAGS cannot undo the tool's -fno-stack-protector and -fno-pie
+# (tests/install/user-flags.test).
+TESTS += tests/install/user-flags.test
+EXTRA_DIST += tests/install/user-flags.test
