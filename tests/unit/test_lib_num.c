@@ -204,7 +204,9 @@ static void test_format(void)
 		char want[40];
 		int64_t p = 1;
 		unsigned bad = 0;
-		for (int d = 0; d < 19; d++, p *= 10)
+		/* (p is multiplied only before a next pass: 10^19 is beyond
+		 * int64_t.) */
+		for (int d = 0; d < 19; d++, p = d < 19 ? p * 10 : p)
 			for (int64_t dv = -1; dv <= 1; dv++)
 				for (int sg = -1; sg <= 1; sg += 2) {
 					int64_t v = sg * (p + dv);
