@@ -1083,6 +1083,61 @@ Bool cg_out_file_special(void)
    return special;
 }
 
+/* The numbers N of the files "<base>.pre-exec.N-<thread>" in base's
+   folder, which an image run with --separate-threads=yes writes for each
+   thread that counted anything.  A thread's number is never reused, so
+   it can pass --max-threads (VG_N_THREADS): the folder is read instead
+   of each possible name tried.  NULL if the folder cannot be read. */
+static XArray *cg_threaded_pre_exec(const HChar *base)
+{
+   const HChar *slash = VG_(strrchr)(base, '/');
+   const HChar *name = slash ? slash + 1 : base;
+   HChar *dir = slash ? VG_(strdup)("cg.main.preexec", base) : NULL;
+   if (dir)
+      dir[slash == base ? 1 : slash - base] = '\0';
+   SysRes sres = VG_(open)(dir ? dir : ".", VKI_O_RDONLY, 0);
+   if (dir)
+      VG_(free)(dir);
+   if (sr_isError(sres))
+      return NULL;
+   Int fd = (Int)sr_Res(sres);
+   SizeT name_len = VG_(strlen)(name);
+   XArray *found = VG_(newXA)(VG_(malloc), "cg.main.preexec", VG_(free),
+                              sizeof(UInt));
+   HChar buf[4096] __attribute__((aligned(8)));
+   Int got;
+   while ((got = VG_(getdents64)(fd, (struct vki_dirent64 *)buf, sizeof buf)) > 0) {
+      for (Int off = 0; off < got;) {
+         const struct vki_dirent64 *d = (const struct vki_dirent64 *)(buf + off);
+         off += d->d_reclen;
+         const HChar *e = d->d_name;
+         if (VG_(strncmp)(e, name, name_len) != 0
+             || VG_(strncmp)(e + name_len, ".pre-exec.", 10) != 0)
+            continue;
+         e += name_len + 10;
+         ULong n = 0;
+         const HChar *digits = e;
+         for (; *e >= '0' && *e <= '9' && n < (1u << 31); e++)
+            n = n * 10 + (ULong)(*e - '0');
+         if (e == digits || *e != '-' || n >= (1u << 31))
+            continue;
+         const HChar *t = ++e;
+         while (*e >= '0' && *e <= '9')
+            e++;
+         if (e != t && *e == '\0') {
+            UInt u = (UInt)n;
+            VG_(addToXA)(found, &u);
+         }
+      }
+   }
+   VG_(close)(fd);
+   if (got < 0) {
+      VG_(deleteXA)(found);
+      return NULL;
+   }
+   return found;
+}
+
 HChar *cg_pre_exec_name(void)
 {
    if (!cg_out_file_expandable())
@@ -1093,19 +1148,25 @@ HChar *cg_pre_exec_name(void)
    SizeT len = VG_(strlen)(base) + 40;
    HChar *path = VG_(malloc)("cg.main.preexec", len);
    HChar *thread = VG_(malloc)("cg.main.preexec", len);
+   XArray *threaded = cg_threaded_pre_exec(base);
    for (UInt n = 1; ; n++) {
       VG_(sprintf)(path, "%s.pre-exec.%u", base, n);
       Bool used = cg_path_exists(path);
       /* With --separate-threads=yes an image writes <path>-<tt> for each
          thread that counted anything, not always thread 1: N is taken if
-         any of them is there. */
-      for (UInt t = 1; t <= VG_N_THREADS && !used; t++) {
+         any of them is there.  Where the folder cannot be read, the
+         thread numbers the core can have at once are tried. */
+      for (Word i = 0; threaded && i < VG_(sizeXA)(threaded) && !used; i++)
+         used = *(UInt *)VG_(indexXA)(threaded, i) == n;
+      for (UInt t = 1; !threaded && t <= VG_N_THREADS && !used; t++) {
          VG_(sprintf)(thread, "%s-%02u", path, t);
          used = cg_path_exists(thread);
       }
       if (!used)
          break;
    }
+   if (threaded)
+      VG_(deleteXA)(threaded);
    VG_(free)(thread);
    VG_(free)(base);
    return path;
