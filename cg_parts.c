@@ -508,6 +508,16 @@ void cg_parts_pre_exec(void)
    HChar *base = cg_pre_exec_name();
    if (!base)
       return;
+   /* A device or FIFO cannot take back what is written to it if the exec
+      fails: what goes there is a part of the run, taken (its counts
+      leave the banks), so that they are not written again after a
+      failed exec; the run goes on in parts. */
+   if (cg_out_is_special(base)) {
+      cg_write_part(base, False, "exec", True, NULL);
+      cg_set_part_base_arg(part_base + parts_done);
+      VG_(free)(base);
+      return;
+   }
    pre_exec_paths = VG_(newXA)(VG_(malloc), "cg.parts.preexec", VG_(free),
                                sizeof(HChar *));
    if (parts_on) {
@@ -529,9 +539,7 @@ void cg_parts_exec_failed(void)
       return;
    for (Word i = 0; i < VG_(sizeXA)(pre_exec_paths); i++) {
       HChar *path = *(HChar **)VG_(indexXA)(pre_exec_paths, i);
-      /* A device written in place (/dev/null) is never removed. */
-      if (!cg_out_is_special(path))
-         VG_(unlink)(path);
+      VG_(unlink)(path);         /* (never a device: see above) */
       VG_(free)(path);
    }
    VG_(deleteXA)(pre_exec_paths);
