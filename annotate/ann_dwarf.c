@@ -358,18 +358,29 @@ struct want {
 	int check_crc;
 	uint32_t crc;
 	char *other;          /* the first file found of another build, or NULL */
+	char *unread;         /* "'path': why" of the first file found that
+				 could not be opened (too many open files,
+				 say), or NULL */
 };
 
 /* Opens the ELF file path, if there is one (0), else -1 (a candidate
  * debug file that is missing or unreadable is no error: the next one is
- * tried). */
-static int elf_open_candidate(const char *path, int *fd, Elf **elf)
+ * tried).  A file that is there but cannot be opened sets *unread (if
+ * unread and not set yet) to "'path': why", for the message that no debug
+ * file was found. */
+static int elf_open_candidate(const char *path, int *fd, Elf **elf, char **unread)
 {
 	struct cgp_error e = CGP_ERROR_INIT;
+	struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
 
 	if (access(path, F_OK))
 		return -1;
 	if (elf_open(path, fd, elf, &e)) {
+		if (unread && !*unread &&
+		    !cgp_buf_addf(&b, "'%s': %s", path, e.msg ? e.msg : "cannot open"))
+			*unread = b.s;
+		else
+			cgp_buf_release(&b);
 		cgp_error_release(&e);
 		return -1;
 	}
@@ -391,7 +402,7 @@ static int try_debug_file(struct ann_obj *o, const char *path, struct want *w)
 	int fd;
 	Elf *elf;
 
-	if (elf_open_candidate(path, &fd, &elf))
+	if (elf_open_candidate(path, &fd, &elf, &w->unread))
 		return 0;
 	if (w->idlen > 0) {
 		if (!has_build_id(elf, w->id, w->idlen))
@@ -439,7 +450,7 @@ static char *object_dir(const char *path)
  * folder.  1 found, 0 not (why appended to b). */
 static int find_debug_file(struct ann_obj *o, const char *dirs, struct cgp_buf *why)
 {
-	struct want w = { NULL, 0, 0, 0, NULL };
+	struct want w = { NULL, 0, 0, 0, NULL, NULL };
 	struct cgp_buf p = CGP_BUF_INIT(PATH_MAX * 4);
 	const char *link, *d, *it = dirs;
 	char *odir;
@@ -487,8 +498,11 @@ static int find_debug_file(struct ann_obj *o, const char *dirs, struct cgp_buf *
 		if (w.other)
 			cgp_buf_addf(why, "; '%s' is there but of another build (%s)", w.other,
 				     w.idlen > 0 ? "its build-id differs" : "its CRC differs");
+		if (w.unread)
+			cgp_buf_addf(why, "; %s", w.unread);
 	}
 	free(w.other);
+	free(w.unread);
 	return found;
 }
 
@@ -544,7 +558,7 @@ static int find_alt(struct ann_obj *o, const char *dirs, struct cgp_buf *why)
 		if (!dl)
 			continue;
 		build_id_path(&p, d, dl, id, (size_t)n);
-		if (!p.s || elf_open_candidate(p.s, &o->afd, &o->aelf))
+		if (!p.s || elf_open_candidate(p.s, &o->afd, &o->aelf, NULL))
 			continue;
 		if (has_build_id(o->aelf, id, n) &&
 		    (o->adw = dwarf_begin_elf(o->aelf, DWARF_C_READ, NULL))) {
