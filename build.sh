@@ -112,5 +112,6 @@ case ${1:-} in
     build) build ;;
     demo) demo ;;
     check) check ;;
+    -h|--help) sed -n '/^# Usage:/,/stops\.$/p' "$0" ;;
     *) sed -n '/^# Usage:/,/stops\.$/p' "$0" >&2; exit 2 ;;
 esac
