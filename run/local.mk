@@ -7,7 +7,10 @@
 # when the installed tree moved, see run/run_exec.c), which launcher
 # program to run and the default platform.
 
+if BUILD_TOOL
 bin_PROGRAMS += run/cg_run
+man_MANS += run/cg_run.1
+endif
 run_cg_run_SOURCES = run/cg_run.c run/run_exec.c run/run_out.c run/run.h
 run_cg_run_CPPFLAGS = -I$(top_srcdir)/lib \
 	-DCG_RUN_BINDIR='"$(bindir)"' \
@@ -16,5 +19,4 @@ run_cg_run_CPPFLAGS = -I$(top_srcdir)/lib \
 	-DCG_RUN_DEFAULT_PLATFORM='"$(VG_PLATFORM)"'
 run_cg_run_CFLAGS = $(HOST_WARN_CFLAGS)
 run_cg_run_LDADD = $(CGP_LDADD)
-man_MANS += run/cg_run.1
 EXTRA_DIST += run/cg_run.1

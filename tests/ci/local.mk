@@ -5,5 +5,7 @@
 # The regression check of a CI job, end to end: real builds
 # profiled with cg_run, gated with cg_diff and cg_annotate, JSON validated.
 
+if BUILD_TOOL
 TESTS += tests/ci/ci-flow.test
+endif
 EXTRA_DIST += tests/ci/ci-flow.test

@@ -6,7 +6,9 @@
 # output they show (tests/doc/examples.test; docs/testing.md says how
 # examples are marked).
 
+if BUILD_TOOL
 TESTS += tests/doc/examples.test
+endif
 EXTRA_DIST += \
 	tests/doc/examples.test \
 	tests/doc/blocks.awk \

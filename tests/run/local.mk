@@ -6,5 +6,7 @@
 # randomisation, options and errors (tests/run/cg_run.test, which compiles
 # its small programs and the seccomp helper itself).
 
+if BUILD_TOOL
 TESTS += tests/run/cg_run.test
+endif
 EXTRA_DIST += tests/run/cg_run.test tests/run/noaslr-forbidden.c

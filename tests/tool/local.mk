@@ -87,9 +87,13 @@ TOOLTEST_FILES = \
 	tests/tool/filters/version.sed \
 	tests/tool/instr2lines
 
+EXTRA_DIST += $(TOOLTEST_PROGS) $(TOOLTEST_FILES) tests/tool/vgtests docs/testing.md
+
+# The tests are registered only with the tool (their files above are in
+# the release tarball either way).
+if BUILD_TOOL
 check_SCRIPTS += tests/tool/corpus.stamp $(TOOLTEST_DIFF) $(TOOLTEST_OTHER)
 TESTS += $(TOOLTEST_DIFF) $(TOOLTEST_OTHER)
-EXTRA_DIST += $(TOOLTEST_PROGS) $(TOOLTEST_FILES) tests/tool/vgtests docs/testing.md
 CLEANFILES += tests/tool/corpus.stamp $(TOOLTEST_DIFF) $(TOOLTEST_OTHER) \
 	tests/tool/corpus/* tests/tool/corpus/.stamp
 
@@ -116,17 +120,25 @@ $(TOOLTEST_DIFF) $(TOOLTEST_OTHER): Makefile
 	  'export CG_DIFF_MODES CG_TOOLTEST_CORPUS' \
 	  "exec \"\$$top_srcdir/tests/tool/$$prog\" $$args" > $@ && chmod +x $@
 
+endif
+
 # The DWARF oracle: lines of the profile against libdw's reading of the
 # line tables (tests/tool/dwarf-lines.test).
+if BUILD_TOOL
 check_PROGRAMS += tests/tool/dwarf-lines
+endif
 tests_tool_dwarf_lines_SOURCES = tests/tool/dwarf-lines.c
 tests_tool_dwarf_lines_CFLAGS = $(HOST_WARN_CFLAGS) $(LIBDW_CFLAGS)
 tests_tool_dwarf_lines_LDADD = $(LIBDW_LIBS)
+if BUILD_TOOL
 TESTS += tests/tool/dwarf-lines.test
+endif
 EXTRA_DIST += tests/tool/dwarf-lines.test
 
 # --stats=yes against the reference's (tests/tool/stats.test).
+if BUILD_TOOL
 TESTS += tests/tool/stats.test
+endif
 EXTRA_DIST += tests/tool/stats.test
 
 # --dump-instr=yes: against --dump-instr=no on the differential corpus
@@ -148,7 +160,9 @@ INSTR_TESTS = \
 	tests/tool/instr-functions.test \
 	tests/tool/instr-names.test \
 	tests/tool/kcachegrind.test
+if BUILD_TOOL
 TESTS += $(INSTR_TESTS)
+endif
 EXTRA_DIST += $(INSTR_TESTS) \
 	tests/tool/progs/inlfn.c \
 	tests/tool/progs/inlfn.h \
@@ -157,12 +171,16 @@ EXTRA_DIST += $(INSTR_TESTS) \
 
 # The project's version in the companions, the banner, -v, --version and
 # --help (tests/tool/version.test).
+if BUILD_TOOL
 TESTS += tests/tool/version.test
+endif
 EXTRA_DIST += tests/tool/version.test
 
 # A line feed in a program argument or a source file name: written
 # escaped, the profile still readable (tests/tool/line-breaks.test).
+if BUILD_TOOL
 TESTS += tests/tool/line-breaks.test
+endif
 EXTRA_DIST += tests/tool/line-breaks.test
 
 # Regions, phases and threads (issue 18): the requests count in no event,
@@ -174,7 +192,9 @@ PARTS_TESTS = \
 	tests/tool/toggle.test \
 	tests/tool/threads.test \
 	tests/tool/parts.test
+if BUILD_TOOL
 TESTS += $(PARTS_TESTS)
+endif
 EXTRA_DIST += $(PARTS_TESTS) tests/tool/parts-lib.sh \
 	tests/tool/progs/regions.c \
 	tests/tool/progs/toggle.c \
