@@ -22,18 +22,6 @@ static const char warn_line[] =
 	"@@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@\n";
 
 /* One row of a file's line table, for sorting by line number. */
-struct row {
-	int64_t line;
-	size_t idx;
-};
-
-static int cmp_row(const void *p, const void *q)
-{
-	const struct row *x = p, *y = q;
-
-	return (x->line > y->line) - (x->line < y->line);
-}
-
 static int cmp_name_ptr(const void *p, const void *q)
 {
 	return cgp_name_cmp(*(const struct cgp_name *const *)p,
@@ -191,7 +179,7 @@ static void marker(int64_t n)
 /* The rows of a file's line table sorted by line number, without line 0
  * (counts with no line, printed apart as "<unknown (line 0)>"). */
 struct rows {
-	struct row *row;
+	struct cgp_line_row *row;
 	size_t n;
 	long line0;   /* row of line 0 in the line table, or -1 */
 };
@@ -203,15 +191,13 @@ static void rows_init(struct rows *x, const struct cgp_lines *t)
 	x->row = xmalloc(t->n + 1, sizeof *x->row);
 	x->n = 0;
 	x->line0 = -1;
+	cgp_lines_order(t, x->row);
 	for (i = 0; i < t->n; i++) {
-		if (t->line[i] == 0) {
-			x->line0 = (long)i;
-			continue;
-		}
-		x->row[x->n].line = t->line[i];
-		x->row[x->n++].idx = i;
+		if (x->row[i].line == 0)
+			x->line0 = (long)x->row[i].row;
+		else
+			x->row[x->n++] = x->row[i];
 	}
-	qsort(x->row, x->n, sizeof *x->row, cmp_row);
 }
 
 /* The range of source lines [*lo, *hi] that starts at row i: ctx lines
@@ -311,7 +297,7 @@ static int print_range(struct annot *st, size_t first, int64_t lo, int64_t hi)
 		while (first < x->n && x->row[first].line < j)
 			first++;
 		if (first < x->n && x->row[first].line == j) {
-			line_values(st->a, &st->f->lines, x->row[first].idx, st->v);
+			line_values(st->a, &st->f->lines, x->row[first].row, st->v);
 			put_cells(&st->c, st->a, st->v, NULL);
 			add_row(st->a, st->a->bucket[B_KNOWN], st->v);
 			st->printed[first] = 1;
@@ -346,7 +332,7 @@ static void print_bogus(struct annot *st)
 	for (i = 0; i < x->n; i++) {
 		if (st->printed[i])
 			continue;
-		line_values(st->a, &st->f->lines, x->row[i].idx, st->v);
+		line_values(st->a, &st->f->lines, x->row[i].row, st->v);
 		put_cells(&st->c, st->a, st->v, NULL);
 		printf(" <bogus line %lld>\n", (long long)x->row[i].line);
 		if (st->a->html)

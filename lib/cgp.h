@@ -369,6 +369,15 @@ int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,
 		   int sign);
 /* Counts of row i into out[0..nev). */
 void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out);
+/* A row of a line table and its line, for walking the table in line order
+ * (the table keeps its rows in the order first seen). */
+struct cgp_line_row {
+	int64_t line;
+	size_t row;
+};
+/* Fills out (room for t->n) with t's rows in line order, equal lines in
+ * the order first seen. */
+void cgp_lines_order(const struct cgp_lines *t, struct cgp_line_row *out);
 /* Row i's counts as text, each after a space (" 1 0 25"), into buf (room
  * for 21 bytes per count); returns the length (no NUL). */
 size_t cgp_lines_text(const struct cgp_lines *t, size_t i, char *buf);

@@ -665,29 +665,13 @@ static void annotation_summary(struct cgp_json *j, const struct cgp_model *m)
 	cgp_json_end(j, '}');
 }
 
-/* A row of a file's line table, for sorting by line number. */
-struct line_at {
-	int64_t line;
-	size_t row;
-};
-
-/* By line, then by row (the table's first-seen order). */
-static int cmp_line_at(const void *a, const void *b)
-{
-	const struct line_at *x = a, *y = b;
-
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	return x->row < y->row ? -1 : x->row > y->row;
-}
-
 /* The "lines" member: every file's lines, in line order (the tables keep
  * them in the order first seen in the profile). */
 static int lines(struct cgp_json *j, const struct cgp_model *m)
 {
 	const struct cgp_table *t = m->lines;
 	int64_t *v = malloc((m->ncol + 1) * sizeof *v);
-	struct line_at *order = NULL;
+	struct cgp_line_row *order = NULL;
 	struct cgp_error err = CGP_ERROR_INIT;
 	size_t i, r, cap = 0;
 	unsigned k;
@@ -701,7 +685,7 @@ static int lines(struct cgp_json *j, const struct cgp_model *m)
 		if (!f->lines.n)
 			continue;
 		if (f->lines.n > cap) {
-			struct line_at *o = realloc(order, f->lines.n * sizeof *o);
+			struct cgp_line_row *o = realloc(order, f->lines.n * sizeof *o);
 			if (!o) {
 				rc = -1;
 				break;
@@ -709,11 +693,7 @@ static int lines(struct cgp_json *j, const struct cgp_model *m)
 			order = o;
 			cap = f->lines.n;
 		}
-		for (r = 0; r < f->lines.n; r++) {
-			order[r].line = f->lines.line[r];
-			order[r].row = r;
-		}
-		qsort(order, f->lines.n, sizeof *order, cmp_line_at);
+		cgp_lines_order(&f->lines, order);
 		cgp_json_obj(j);
 		name_member(j, "file", f->name);
 		key_arr(j, "lines");

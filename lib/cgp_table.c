@@ -659,6 +659,27 @@ int cgp_instrs_add(struct cgp_lines *t, unsigned nev, int64_t line,
 	return rows_add(t, nev, &k, 1, c, sign, UINT64_MAX);
 }
 
+static int cmp_line_row(const void *a, const void *b)
+{
+	const struct cgp_line_row *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+void cgp_lines_order(const struct cgp_lines *t, struct cgp_line_row *out)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		out[i].line = t->line[i];
+		out[i].row = i;
+	}
+	if (t->n)
+		qsort(out, t->n, sizeof *out, cmp_line_row);
+}
+
 void cgp_lines_get(const struct cgp_lines *t, size_t i, int64_t *out)
 {
 	row_get(t, i, out);
