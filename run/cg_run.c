@@ -426,16 +426,15 @@ static void rewind_stdin(void)
 		die(1, "cannot read standard input again: %s", strerror(errno));
 }
 
-static const char *status_text(int status)
+/* buf: room for 64 bytes; returns it. */
+static const char *status_text(int status, char *buf)
 {
-	static char buf[64];
-
 	/* A shell's 128 + N for signal N; above the last signal, a plain
 	 * exit status (exit(200) is no signal 72). */
 	if (status > 128 && status - 128 < NSIG)
-		snprintf(buf, sizeof buf, "status %d (signal %d)", status, status - 128);
+		snprintf(buf, 64, "status %d (signal %d)", status, status - 128);
 	else
-		snprintf(buf, sizeof buf, "status %d", status);
+		snprintf(buf, 64, "status %d", status);
 	return buf;
 }
 
@@ -480,8 +479,9 @@ static int repeat_runs(const struct run_config *c, const struct run_target *t,
 		rewind_stdin();
 		status = one_run(c, t, k, &s);
 		if (status != status1) {
+			char t1[64], tk[64];
 			prog_error("runs 1 and %lu differ: run 1 exited with %s, run %lu with %s",
-			      k, status_text(status1), k, status_text(status));
+			      k, status_text(status1, t1), k, status_text(status, tk));
 			return RUN_DIFFER;
 		}
 		check_room(first, &s, k);
@@ -512,6 +512,7 @@ int main(int argc, char **argv)
 	struct run_set first = { NULL, 0, 0 };
 	char **names;
 	int status1, rc;
+	char t1[64];
 
 	prog_init(argv[0]);
 	parse_command_line(&c, argc, argv);
@@ -534,13 +535,13 @@ int main(int argc, char **argv)
 	first_set = &first;
 	status1 = one_run(&c, &t, 1, &first);
 	if (!first.n)
-		die(1, "run 1 exited with %s and wrote no profile", status_text(status1));
+		die(1, "run 1 exited with %s and wrote no profile", status_text(status1, t1));
 	names = first_names = run_set_names(&first, &c);
 	if (run_caught())
 		end_interrupted(&c, run_caught(), 2);
 	if (c.expect_exit >= 0 && status1 != c.expect_exit) {
 		run_set_keep(&first, names, "");
-		die(1, "run 1: the program exited with %s, expected %d", status_text(status1),
+		die(1, "run 1: the program exited with %s, expected %d", status_text(status1, t1),
 		    c.expect_exit);
 	}
 	rc = repeat_runs(&c, &t, &first, status1, names);
