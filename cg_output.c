@@ -870,16 +870,62 @@ static Int cg_fifo_fd = -1;
 static HChar *cg_fifo_name;
 static Bool cg_fifo_left;    /* a reader went away: do not wait for one */
 
+/* The core's error result (pub_core_syscall.h, in the core library every
+   tool is linked with). */
+extern SysRes VG_(mk_SysRes_Error)(UWord val);
+
+/* Whether SIGINT, SIGTERM, SIGHUP or SIGQUIT is pending: signals are
+   blocked while the tool runs, so one sent to stop the program waits
+   there until the tool returns. */
+static Bool cg_stop_pending(void)
+{
+   static const Int stop[] = { VKI_SIGINT, VKI_SIGTERM, VKI_SIGHUP, VKI_SIGQUIT };
+   vki_sigset_t set;
+
+   VG_(memset)(&set, 0, sizeof set);
+   if (sr_isError(VG_(do_syscall)(__NR_rt_sigpending, (UWord)&set,
+                                  sizeof(vki_sigset_t), 0, 0, 0, 0, 0, 0)))
+      return False;
+   for (UInt i = 0; i < sizeof stop / sizeof stop[0]; i++) {
+      Int sig = stop[i];
+      if (set.sig[(sig - 1) / _VKI_NSIG_BPW] & (1UL << ((sig - 1) % _VKI_NSIG_BPW)))
+         return True;
+   }
+   return False;
+}
+
+/* Opens the FIFO file for writing, waiting for a reader as a plain open
+   does, but in steps of 100 ms, so that a signal sent to stop the program
+   ends the wait (EINTR): a blocking open could not be interrupted, the
+   signal being blocked (a process forked with the FIFO as output, whose
+   reader went away after the other process's profile, waited for
+   ever).  Says once, after a second, that it waits. */
+static SysRes cg_open_fifo_waiting(const HChar *file)
+{
+   for (UInt tries = 0; ; tries++) {
+      SysRes sres = VG_(open)(file, VKI_O_WRONLY | VKI_O_NONBLOCK, 0);
+      if (!sr_isError(sres) || sr_Err(sres) != VKI_ENXIO)
+         return sres;
+      if (cg_stop_pending())
+         return VG_(mk_SysRes_Error)(VKI_EINTR);
+      if (tries == 10)
+         VG_(umsg)("waiting for a reader of the FIFO '%s' (interrupt to give up)\n",
+                   file);
+      VG_(poll)(NULL, 0, 100);
+   }
+}
+
 static SysRes cg_open_fifo(const HChar *file)
 {
    if (cg_fifo_fd >= 0 && VG_(strcmp)(cg_fifo_name, file) == 0)
       return VG_(dup)(cg_fifo_fd);
-   SysRes sres = VG_(open)(file, VKI_O_WRONLY | (cg_fifo_left ? VKI_O_NONBLOCK : 0), 0);
+   SysRes sres = cg_fifo_left ? VG_(open)(file, VKI_O_WRONLY | VKI_O_NONBLOCK, 0)
+                              : cg_open_fifo_waiting(file);
    if (sr_isError(sres))
       return sres;
    Int fd = VG_(safe_fd)((Int)sr_Res(sres));
-   if (cg_fifo_left)             /* writes wait for the reader again */
-      VG_(do_syscall)(__NR_fcntl, (UWord)fd, VKI_F_SETFL, VKI_O_WRONLY, 0, 0, 0, 0, 0);
+   /* Writes wait for the reader again. */
+   VG_(do_syscall)(__NR_fcntl, (UWord)fd, VKI_F_SETFL, VKI_O_WRONLY, 0, 0, 0, 0, 0);
    if (cg_fifo_fd >= 0) {
       VG_(close)(cg_fifo_fd);
       VG_(free)(cg_fifo_name);
@@ -971,6 +1017,33 @@ static UWord cg_commit_output(Int fd, const HChar *tmp, const HChar *file)
    return sr_isError(sres) ? sr_Err(sres) : 0;
 }
 
+/* Linux's F_WRLCK and F_UNLCK (<asm-generic/fcntl.h>), which vki lacks. */
+#define CG_F_WRLCK 1
+#define CG_F_UNLCK 2
+
+/* Locks (CG_F_WRLCK, waiting for it) or unlocks (CG_F_UNLCK) the output
+   fd against the other processes of the run.  With a device, a FIFO or a
+   file of the shell (/dev/stdout) as output, every process a program
+   forks writes its profile into one stream, in several writes, and
+   without the lock their writes were mixed.  A POSIX record lock: it
+   belongs to a process, so a forked child does not hold its parent's
+   (flock's and OFD locks belong to the open file, which they share); on
+   one byte far beyond any data, so that the program's own locks of the
+   file are left alone.  Where the file takes no lock, nothing is
+   serialised. */
+static void cg_lock_output(Int fd, Short type)
+{
+   struct vki_flock fl;
+
+   VG_(memset)(&fl, 0, sizeof fl);
+   fl.l_type = type;
+   fl.l_whence = 0;              /* SEEK_SET */
+   fl.l_start = 0x7fff0000;
+   fl.l_len = 1;
+   (void)VG_(do_syscall)(__NR_fcntl, (UWord)fd, VKI_F_SETLKW, (UWord)&fl,
+                         0, 0, 0, 0, 0);
+}
+
 /* Writes the profile to path so that it is complete or absent, following
    the contract for output files in docs/design.md ("Writing an output
    file"): into a new temporary file beside the file path names (symbolic
@@ -1004,7 +1077,11 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
          VG_(umsg)("warning: cannot create a temporary file in '%s': %s; "
                    "writing '%s' in place, not atomically\n",
                    VG_(dirname)(file), cg_strerror(in_place_err), path);
+      if (!tmp)
+         cg_lock_output(fd, CG_F_WRLCK);
       UWord err = (UWord)cg_write_profile(fd, &prepared, tot, part);
+      if (!tmp)
+         cg_lock_output(fd, CG_F_UNLCK);
       if (err == 0 && tmp)
          err = cg_commit_output(fd, tmp, file);
       VG_(close)(fd);
