@@ -695,9 +695,14 @@ static void cg_rank_places(CgPlace **v, UInt n,
 
 void cg_cc_order_places(void)
 {
+   /* The places ranked last time: places are never removed, so the ranks
+      stand until a new one comes (a run that writes many parts ranks
+      them once, not for every part). */
+   static UInt ranked;
    UInt n = place_table.count, k = 0;
-   if (n == 0)
+   if (n == 0 || n == ranked)
       return;
+   ranked = n;
    CgPlace **v = VG_(malloc)("cg.main.placeorder", n * sizeof *v);
    for (UInt b = 0; b < place_table.size; b++)
       for (CgPlace *p = place_table.chains[b]; p; p = p->next)

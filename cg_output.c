@@ -1028,13 +1028,22 @@ static UWord cg_commit_output(Int fd, const HChar *tmp, const HChar *file)
    without the lock their writes were mixed.  A POSIX record lock: it
    belongs to a process, so a forked child does not hold its parent's
    (flock's and OFD locks belong to the open file, which they share); on
-   one byte far beyond any data, so that the program's own locks of the
-   file are left alone.  Where the file takes no lock, nothing is
+   one byte far beyond any data, which the program's own record locks of
+   the file hardly cover (one of the whole file would be split by the
+   unlock: a process's locks are one, and closing any descriptor of the
+   file drops them all, as writing each part already did).  Only for
+   regular files, pipes and FIFOs: a character device (/dev/null, a
+   terminal) is shared by every process of the machine, which would all
+   queue behind a writer.  Where the file takes no lock, nothing is
    serialised. */
 static void cg_lock_output(Int fd, Short type)
 {
    struct vki_flock fl;
+   struct vg_stat st;
 
+   if (VG_(fstat)(fd, &st) != 0
+       || !(VKI_S_ISREG(st.mode) || VKI_S_ISFIFO(st.mode)))
+      return;
    VG_(memset)(&fl, 0, sizeof fl);
    fl.l_type = type;
    fl.l_whence = 0;              /* SEEK_SET */

@@ -26,7 +26,10 @@ const char *prog_name = "cg";
  * profile, say). */
 static void hold_std_descriptors(void)
 {
-	static const int flags[3] = { O_WRONLY, O_RDONLY, O_RDONLY };
+	/* Close-on-exec: a program that cg_run starts gets them closed, as
+	 * they were. */
+	static const int flags[3] = { O_WRONLY | O_CLOEXEC, O_RDONLY | O_CLOEXEC,
+				      O_RDONLY | O_CLOEXEC };
 	int fd;
 
 	for (fd = 0; fd <= 2; fd++) {
