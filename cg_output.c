@@ -810,13 +810,19 @@ static SysRes cg_syscall2(UWord sysno, UWord a1, UWord a2)
    action of both is to die) for a part the tool failed to write: the
    program must run on and keep its exit status.  So it is taken here,
    with a zero timeout.  (At exit no program code runs any more.) */
+/* The core's signal-set functions (pub_core_libcsignal.h, in the core
+   library every tool is linked with; the tool API has only sigdelset). */
+extern Int VG_(sigemptyset)(vki_sigset_t *set);
+extern Int VG_(sigaddset)(vki_sigset_t *set, Int signum);
+extern Int VG_(sigismember)(const vki_sigset_t *set, Int signum);
+
 static void cg_drop_signal(Int sig)
 {
    vki_sigset_t set;
    struct vki_timespec zero = { 0, 0 };
 
-   VG_(memset)(&set, 0, sizeof set);
-   set.sig[(sig - 1) / _VKI_NSIG_BPW] = 1UL << ((sig - 1) % _VKI_NSIG_BPW);
+   VG_(sigemptyset)(&set);
+   VG_(sigaddset)(&set, sig);
    (void)VG_(do_syscall)(__NR_rt_sigtimedwait, (UWord)&set, 0, (UWord)&zero,
                          sizeof(vki_sigset_t), 0, 0, 0, 0);
 }
@@ -842,9 +848,9 @@ static Int cg_fd_high(Int fd)
    place always, would have written it.  It is truncated at the open: the
    whole profile is in memory, so a failure can only leave a clean prefix
    of it, never a mixture with the old contents.  Returns the open's
-   result (*in_place set: the caller warns), or err itself when the
+   result (the caller warns when it succeeded), or err itself when the
    fallback does not apply. */
-static SysRes cg_open_in_place(const HChar *file, SysRes err, Bool *in_place)
+static SysRes cg_open_in_place(const HChar *file, SysRes err)
 {
    struct vg_stat st;
    UWord e = sr_Err(err);
@@ -853,9 +859,7 @@ static SysRes cg_open_in_place(const HChar *file, SysRes err, Bool *in_place)
        || sr_isError(VG_(stat)(file, &st)) || !VKI_S_ISREG(st.mode)
        || sr_isError(cg_syscall2(__NR_access, (UWord)file, CG_W_OK)))
       return err;
-   SysRes sres = VG_(open)(file, VKI_O_WRONLY | VKI_O_TRUNC, 0);
-   *in_place = !sr_isError(sres);
-   return sres;
+   return VG_(open)(file, VKI_O_WRONLY | VKI_O_TRUNC, 0);
 }
 
 
@@ -882,15 +886,13 @@ static Bool cg_stop_pending(void)
    static const Int stop[] = { VKI_SIGINT, VKI_SIGTERM, VKI_SIGHUP, VKI_SIGQUIT };
    vki_sigset_t set;
 
-   VG_(memset)(&set, 0, sizeof set);
+   VG_(sigemptyset)(&set);
    if (sr_isError(VG_(do_syscall)(__NR_rt_sigpending, (UWord)&set,
                                   sizeof(vki_sigset_t), 0, 0, 0, 0, 0, 0)))
       return False;
-   for (UInt i = 0; i < sizeof stop / sizeof stop[0]; i++) {
-      Int sig = stop[i];
-      if (set.sig[(sig - 1) / _VKI_NSIG_BPW] & (1UL << ((sig - 1) % _VKI_NSIG_BPW)))
+   for (UInt i = 0; i < sizeof stop / sizeof stop[0]; i++)
+      if (VG_(sigismember)(&set, stop[i]))
          return True;
-   }
    return False;
 }
 
@@ -991,11 +993,10 @@ static SysRes cg_open_output(const HChar *file, HChar **tmp,
    Bool exists = !sr_isError(VG_(stat)(file, &st));
    SysRes sres = cg_create_temp(file, tmp);
    if (sr_isError(sres)) {
-      Bool in_place = False;
       VG_(free)(*tmp);
       *tmp = NULL;
-      SysRes r = cg_open_in_place(file, sres, &in_place);
-      if (in_place)
+      SysRes r = cg_open_in_place(file, sres);
+      if (!sr_isError(r))
          *in_place_err = sr_Err(sres);
       return r;
    }
@@ -1176,17 +1177,11 @@ Bool cg_out_file_special(void)
    of each possible name tried.  NULL if the folder cannot be read. */
 static XArray *cg_threaded_pre_exec(const HChar *base)
 {
-   const HChar *slash = VG_(strrchr)(base, '/');
-   const HChar *name = slash ? slash + 1 : base;
-   HChar *dir = slash ? VG_(strdup)("cg.main.preexec", base) : NULL;
-   if (dir)
-      dir[slash == base ? 1 : slash - base] = '\0';
-   SysRes sres = VG_(open)(dir ? dir : ".", VKI_O_RDONLY, 0);
-   if (dir)
-      VG_(free)(dir);
+   SysRes sres = VG_(open)(VG_(dirname)(base), VKI_O_RDONLY, 0);
    if (sr_isError(sres))
       return NULL;
    Int fd = (Int)sr_Res(sres);
+   const HChar *name = VG_(basename)(base);   /* (the core's buffer) */
    SizeT name_len = VG_(strlen)(name);
    XArray *found = VG_(newXA)(VG_(malloc), "cg.main.preexec", VG_(free),
                               sizeof(UInt));
