@@ -107,11 +107,13 @@ check() {
     fi
 }
 
+usage() { sed -n '/^# Usage:/,/stops\.$/p' "$0"; }
+
 case ${1:-} in
     deps) install_deps ;;
     build) build ;;
     demo) demo ;;
     check) check ;;
-    -h|--help) sed -n '/^# Usage:/,/stops\.$/p' "$0" ;;
-    *) sed -n '/^# Usage:/,/stops\.$/p' "$0" >&2; exit 2 ;;
+    -h|--help) usage ;;
+    *) usage >&2; exit 2 ;;
 esac

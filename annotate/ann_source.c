@@ -21,7 +21,6 @@ static const char at_line[] =
 static const char warn_line[] =
 	"@@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@\n";
 
-/* One row of a file's line table, for sorting by line number. */
 static int cmp_name_ptr(const void *p, const void *q)
 {
 	return cgp_name_cmp(*(const struct cgp_name *const *)p,
