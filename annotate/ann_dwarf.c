@@ -171,9 +171,24 @@ static struct ann_frame *chain_push(struct ann_chain *c)
 	return &c->f[c->n++];
 }
 
+/* The object the entry point at work reads (lib_enter), for messages. */
+static const char *reading;
+
+/* libdw's last error, which is not of the DWARF when libdw ran out of
+ * memory: cg_annotate then stops, as for any allocation that fails. */
+static const char *dw_reason(void)
+{
+	const char *m = dwarf_errmsg(-1);
+
+	if (m && !strcmp(m, "out of memory"))
+		die(1, "out of memory while reading the debug information of %s",
+		    reading ? reading : "an object");
+	return m ? m : "unknown error";
+}
+
 static int corrupt(struct cgp_error *err)
 {
-	return cgp_error_set(err, CGP_EPARSE, "corrupt DWARF: %s", dwarf_errmsg(-1));
+	return cgp_error_set(err, CGP_EPARSE, "corrupt DWARF: %s", dw_reason());
 }
 
 /* ---- ELF files ---------------------------------------------------------- */
@@ -605,7 +620,7 @@ static void open_dwarf(struct ann_obj *o, const char *dirs)
 		if (c)
 			cgp_buf_adds(&why, c);
 		else
-			cgp_buf_addf(&why, "corrupt DWARF: %s", dwarf_errmsg(-1));
+			cgp_buf_addf(&why, "corrupt DWARF: %s", dw_reason());
 		o->no_dwarf = why.s;
 		return;
 	}
@@ -743,8 +758,10 @@ static int check_identity(struct ann_obj *o, const struct ann_obj_opts *opts,
 	return rc;
 }
 
-int ann_obj_open(struct ann_obj **out, const char *path,
-		 const struct ann_obj_opts *opts, struct cgp_error *err)
+static void obj_close(struct ann_obj *o);
+
+static int obj_open(struct ann_obj **out, const char *path,
+		    const struct ann_obj_opts *opts, struct cgp_error *err)
 {
 	struct ann_obj *o = xcalloc(1, sizeof *o);
 	const char *dirs = opts->debug_dirs ? opts->debug_dirs : "/usr/lib/debug";
@@ -761,7 +778,7 @@ int ann_obj_open(struct ann_obj **out, const char *path,
 	}
 	if ((rc = elf_open(path, &o->fd, &o->elf, err)) ||
 	    (rc = check_identity(o, opts, err))) {
-		ann_obj_close(o);
+		obj_close(o);
 		return rc;
 	}
 	gelf_getehdr(o->elf, &eh);
@@ -773,7 +790,7 @@ int ann_obj_open(struct ann_obj **out, const char *path,
 	return 0;
 }
 
-void ann_obj_close(struct ann_obj *o)
+static void obj_close(struct ann_obj *o)
 {
 	size_t i;
 
@@ -820,8 +837,8 @@ int ann_obj_machine(const struct ann_obj *o, int *bits)
 
 /* ---- code bytes ------------------------------------------------------------ */
 
-int ann_obj_code(struct ann_obj *o, uint64_t addr, const unsigned char **p,
-		 size_t *len, struct cgp_error *err)
+static int obj_code(struct ann_obj *o, uint64_t addr, const unsigned char **p,
+		    size_t *len, struct cgp_error *err)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -1101,7 +1118,7 @@ static int again(struct cgp_error *to, const struct cgp_error *from, int rc)
 	return rc;
 }
 
-int ann_obj_units(struct ann_obj *o, struct cgp_error *err)
+static int obj_units(struct ann_obj *o, struct cgp_error *err)
 {
 	int rc;
 
@@ -1114,8 +1131,8 @@ int ann_obj_units(struct ann_obj *o, struct cgp_error *err)
 	return 0;
 }
 
-int ann_obj_chain(struct ann_obj *o, uint64_t addr, struct ann_chain *c,
-		  struct cgp_error *err)
+static int obj_chain(struct ann_obj *o, uint64_t addr, struct ann_chain *c,
+		     struct cgp_error *err)
 {
 	const struct range *r;
 	struct unit *u;
@@ -1130,7 +1147,7 @@ int ann_obj_chain(struct ann_obj *o, uint64_t addr, struct ann_chain *c,
 		return 0;
 	/* A table left half built by an error is never searched: the error
 	 * is returned again instead. */
-	if ((rc = ann_obj_units(o, err)))
+	if ((rc = obj_units(o, err)))
 		return rc;
 	if (!(r = ranges_find(&o->units, addr)))
 		return 0;
@@ -1252,7 +1269,7 @@ static char *shown_name(struct ann_obj *o, Dwarf_Die *die, int depth)
 	return b.s;
 }
 
-const char *ann_obj_frame_name(struct ann_obj *o, const struct ann_frame *f)
+static const char *obj_frame_name(struct ann_obj *o, const struct ann_frame *f)
 {
 	Dwarf_Attribute a;
 	Dwarf_Die key = f->die;
@@ -1310,4 +1327,92 @@ void ann_ptrmap_release(struct ann_ptrmap *m)
 	free(m->slot);
 	m->slot = NULL;
 	m->n = m->mask = 0;
+}
+
+/* ---- the entry points: libdw and libelf at work ------------------------------ */
+
+/*
+ * libdw 0.188 does not check every allocation: when memory runs out (a
+ * ulimit -v) it can dereference a null table (SIGSEGV) or fail its own
+ * assertion (SIGABRT) instead of calling its out-of-memory handler.  So
+ * every entry point that lets libdw or libelf work names the object for a
+ * fault, which then ends cg_annotate with a message and status 1.  (Where
+ * libdw does check, dw_reason() stops cg_annotate with "out of memory".)
+ */
+static const char lib_what[] = "reading the debug information of";
+static const char lib_why[] = "libdw, the DWARF library, fails this way when memory runs "
+			      "out (ulimit -v) or on a corrupt file";
+
+static void lib_enter(const char *path)
+{
+	reading = path;
+	prog_fault_enter(lib_what, path, lib_why);
+}
+
+static void lib_leave(void)
+{
+	prog_fault_leave();
+	reading = NULL;
+}
+
+int ann_obj_open(struct ann_obj **out, const char *path,
+		 const struct ann_obj_opts *opts, struct cgp_error *err)
+{
+	int rc;
+
+	lib_enter(path);
+	rc = obj_open(out, path, opts, err);
+	lib_leave();
+	return rc;
+}
+
+void ann_obj_close(struct ann_obj *o)
+{
+	if (!o)
+		return;
+	lib_enter(o->path);
+	obj_close(o);
+	lib_leave();
+}
+
+int ann_obj_code(struct ann_obj *o, uint64_t addr, const unsigned char **p,
+		 size_t *len, struct cgp_error *err)
+{
+	int rc;
+
+	lib_enter(o->path);
+	rc = obj_code(o, addr, p, len, err);
+	lib_leave();
+	return rc;
+}
+
+int ann_obj_units(struct ann_obj *o, struct cgp_error *err)
+{
+	int rc;
+
+	lib_enter(o->path);
+	rc = obj_units(o, err);
+	lib_leave();
+	return rc;
+}
+
+int ann_obj_chain(struct ann_obj *o, uint64_t addr, struct ann_chain *c,
+		  struct cgp_error *err)
+{
+	int rc;
+
+	lib_enter(o->path);
+	rc = obj_chain(o, addr, c, err);
+	lib_leave();
+	return rc;
+}
+
+const char *ann_obj_frame_name(struct ann_obj *o, const struct ann_frame *f)
+{
+	const char *name;
+
+	lib_enter(o->path);
+	name = obj_frame_name(o, f);
+	lib_leave();
+	return name;
 }

@@ -51,6 +51,17 @@ void prog_outfile_open(struct cgp_outfile *of, const char *path);
  * message on failure. */
 void prog_outfile_commit(struct cgp_outfile *of);
 
+/* Called by prog_init: a fault (SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL,
+ * on a stack of its own) removes the output file's temporary file, then
+ * the program dies of it as before; between prog_fault_enter() and
+ * prog_fault_leave() it ends the program instead with status 1 and
+ * "<prog>: error: fatal signal SIGSEGV while <what> <file>: <why>": for
+ * a library's faults (libdw's when memory runs out).  The strings must
+ * live until the leave. */
+void prog_catch_faults(void);
+void prog_fault_enter(const char *what, const char *file, const char *why);
+void prog_fault_leave(void);
+
 /* ---- argparse-style command lines (prog_args.c) ---- */
 
 /*

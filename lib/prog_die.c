@@ -50,6 +50,7 @@ void prog_init(const char *argv0)
 	hold_std_descriptors();
 	if (argv0 && *argv0)
 		prog_name = slash ? slash + 1 : argv0;
+	prog_catch_faults();
 }
 
 static void vmsg(const char *kind, const char *fmt, va_list ap)

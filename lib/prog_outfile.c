@@ -1,4 +1,4 @@
-/* prog_outfile.c -- a companion's output file (-o FILE): complete or absent, also when the program dies or a signal stops it. */
+/* prog_outfile.c -- a companion's output file (-o FILE): complete or absent, also when the program dies, crashes or a signal stops it. */
 /*
  * Copyright (C) 2026 the cachegrind-ng developers.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -54,24 +54,40 @@ static void on_stop_signal(int sig)
 	raise(sig);
 }
 
-/* Installs on_stop_signal where the signal has its default action: not
- * for signals ignored from the start (a program run in the background by a
- * shell keeps SIGINT ignored), nor caught already (SIGPROF by a -pg
- * build's profiler). */
-static void catch_stop_signals(void)
+/* Installs sa for each of the n signals sigs that has its default action:
+ * not for signals ignored from the start (a program run in the background
+ * by a shell keeps SIGINT ignored), nor caught already (SIGPROF by a -pg
+ * build's profiler, SIGSEGV by a sanitizer). */
+static void catch_where_default(const int *sigs, size_t n, const struct sigaction *sa)
 {
-	struct sigaction sa, old;
+	struct sigaction old;
 	size_t i;
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop_signal;
-	sa.sa_flags = SA_RESETHAND;
-	for (i = 0; i < NSTOP; i++)
-		sigaddset(&sa.sa_mask, stop_signals[i]);
-	for (i = 0; i < NSTOP; i++)
-		if (sigaction(stop_signals[i], NULL, &old) == 0 &&
+	for (i = 0; i < n; i++)
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
 		    !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
-			sigaction(stop_signals[i], &sa, NULL);
+			sigaction(sigs[i], sa, NULL);
+}
+
+/* A handler's action: reset to the default on entry, the stop signals
+ * blocked while it runs. */
+static void handler_action(struct sigaction *sa, void (*handler)(int))
+{
+	size_t i;
+
+	memset(sa, 0, sizeof *sa);
+	sa->sa_handler = handler;
+	sa->sa_flags = SA_RESETHAND;
+	for (i = 0; i < NSTOP; i++)
+		sigaddset(&sa->sa_mask, stop_signals[i]);
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	handler_action(&sa, on_stop_signal);
+	catch_where_default(stop_signals, NSTOP, &sa);
 }
 
 /* At exit after an error: the temporary file goes, signals or not (after
@@ -102,6 +118,92 @@ void prog_outfile_open(struct cgp_outfile *of, const char *path)
 	atexit(remove_partial_output);
 	if (of->inplace)
 		warning("%s", of->warning.s);
+}
+
+/* ---- faults ---------------------------------------------------------------- */
+
+/* The faults that end a program (its own bugs, or a library's). */
+static const int fault_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+#define NFAULT (sizeof fault_signals / sizeof fault_signals[0])
+
+/* prog_fault_enter()'s text while a library works (NULL otherwise). */
+static const char *volatile fault_what, *volatile fault_file, *volatile fault_why;
+
+/* A stack for the handler, so that a stack overflow is caught too. */
+static char fault_stack[64 * 1024];
+
+static void put(const char *s)
+{
+	size_t n = strlen(s);
+	ssize_t w;
+
+	while (n > 0 && (w = write(2, s, n)) > 0) {
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static const char *fault_name(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGBUS: return "SIGBUS";
+	case SIGABRT: return "SIGABRT";
+	case SIGFPE: return "SIGFPE";
+	default: return "SIGILL";
+	}
+}
+
+/* Async-signal-safe (write, unlink, _exit): the partial temporary file
+ * goes; in a library's work, a message and status 1; otherwise the
+ * program dies of the signal as it would have, core dump and all (the
+ * handler was reset to the default on entry). */
+static void on_fault(int sig)
+{
+	const char *t = tmp_to_remove, *what = fault_what;
+
+	if (t)
+		unlink(t);
+	if (what) {
+		put(prog_name);
+		put(": error: fatal signal ");
+		put(fault_name(sig));
+		put(" while ");
+		put(what);
+		put(" ");
+		put(fault_file);
+		put(": ");
+		put(fault_why);
+		put("\n");
+		_exit(1);
+	}
+	raise(sig);
+}
+
+void prog_catch_faults(void)
+{
+	struct sigaction sa;
+	stack_t st;
+
+	memset(&st, 0, sizeof st);
+	st.ss_sp = fault_stack;
+	st.ss_size = sizeof fault_stack;
+	handler_action(&sa, on_fault);
+	if (sigaltstack(&st, NULL) == 0)
+		sa.sa_flags |= SA_ONSTACK;
+	catch_where_default(fault_signals, NFAULT, &sa);
+}
+
+void prog_fault_enter(const char *what, const char *file, const char *why)
+{
+	fault_file = file;
+	fault_why = why;
+	fault_what = what;
+}
+
+void prog_fault_leave(void)
+{
+	fault_what = NULL;
 }
 
 void prog_outfile_commit(struct cgp_outfile *of)

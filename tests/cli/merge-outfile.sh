@@ -12,6 +12,8 @@
 #                            (a FIFO nobody writes): the temporary file it
 #                            already created goes, the old output stays, the
 #                            exit status is the signal's
+#   signal-SEGV, -BUS, -ABRT the same for a fault (a crash, as of a library:
+#                            the temporary file was left before)
 #   signal-XFSZ              the same for a signal in the middle of writing
 #                            (a write beyond `ulimit -f`)
 #   readonly-*               a folder without write permission: an existing
@@ -73,7 +75,7 @@ signal_case() {
         return
     fi
     mkfifo in.fifo
-    env --default-signal="$sig" "$merge" -o out.cgout p.cgout in.fifo 2>err &
+    (ulimit -c 0 && exec env --default-signal="$sig" "$merge" -o out.cgout p.cgout in.fifo 2>err) &
     pid=$!
     # cg_merge creates the temporary file before it reads, then blocks
     # opening the FIFO: wait for the file (bounded), then signal.
@@ -102,6 +104,9 @@ signal_case INT 2
 signal_case TERM 15
 signal_case PIPE 13
 signal_case USR1 10
+signal_case SEGV 11
+signal_case BUS 7
+signal_case ABRT 6
 
 # --- a signal in the middle of writing ------------------------------------
 # `ulimit -f 4` (4 KiB) makes the write that crosses it raise SIGXFSZ.

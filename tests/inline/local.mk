@@ -12,7 +12,7 @@ tests_inline_chains_LDADD = $(CGP_LDADD) $(ANN_OBJ_LIBS)
 
 TESTS += tests/inline/chains.test tests/inline/objects.test
 EXTRA_DIST += tests/inline/chains.test tests/inline/objects.test \
-	tests/inline/cmp-chains.awk \
+	tests/inline/cmp-chains.awk tests/inline/failalloc.c \
 	tests/inline/corpus
 
 # The tool's --dump-instr=yes profiles through --inline, --asm and cg_merge.
