@@ -1291,8 +1291,11 @@ static void cg_print_cache_summary(const CgTotals *t, Int l1, Int l2, Int l3)
    VG_(umsg)("LLi miss rate: %*.2f%%\n", l1, v[COL_ILMR] * 100.0 / ir);
    VG_(umsg)("\n");
 
-   /* Counts are printed as they are; zeros become ones only in the rate
-      denominators, exactly as the reference computes the rates. */
+   /* Counts are printed as they are; a rate whose denominator is 0 divides
+      by 1 instead (0.0%).  A denominator that is a sum is taken as a whole:
+      the reference replaces each zero term by 1 (LL miss rate 1/(Ir + 1)
+      with no data access), which only a part of a run (a region,
+      --toggle-collect) shows. */
    ULong d = v[COL_DR] + v[COL_DW];
    ULong d1 = v[COL_D1MR] + v[COL_D1MW], dl = v[COL_DLMR] + v[COL_DLMW];
    VG_(sprintf)(fmt, "%%s %%,%dllu  (%%,%dllu rd   + %%,%dllu wr)\n",
@@ -1315,8 +1318,9 @@ static void cg_print_cache_summary(const CgTotals *t, Int l1, Int l2, Int l3)
    VG_(umsg)(fmt, "LL refs:      ", ll_r + ll_w, ll_r, ll_w);
    VG_(umsg)(fmt, "LL misses:    ", llm_r + llm_w, llm_r, llm_w);
    VG_(umsg)("LL miss rate:  %*.1f%% (%*.1f%%     + %*.1f%%  )\n",
-             l1, (llm_r + llm_w) * 100.0 / (ir + da),
-             l2, llm_r * 100.0 / (ir + dra), l3, llm_w * 100.0 / dwa);
+             l1, (llm_r + llm_w) * 100.0 / cg_nonzero(v[COL_IR] + d),
+             l2, llm_r * 100.0 / cg_nonzero(v[COL_IR] + v[COL_DR]),
+             l3, llm_w * 100.0 / dwa);
 }
 
 static void cg_print_branch_summary(const CgTotals *t, Int l1, Int l2, Int l3)
@@ -1333,7 +1337,7 @@ static void cg_print_branch_summary(const CgTotals *t, Int l1, Int l2, Int l3)
    VG_(umsg)(fmt, "Mispredicts:  ", v[COL_BCM] + v[COL_BIM], v[COL_BCM],
              v[COL_BIM]);
    VG_(umsg)("Mispred rate:  %*.1f%% (%*.1f%%     + %*.1f%%   )\n",
-             l1, (v[COL_BCM] + v[COL_BIM]) * 100.0 / (bc + bi),
+             l1, (v[COL_BCM] + v[COL_BIM]) * 100.0 / cg_nonzero(v[COL_BC] + v[COL_BI]),
              l2, v[COL_BCM] * 100.0 / bc, l3, v[COL_BIM] * 100.0 / bi);
 }
 
