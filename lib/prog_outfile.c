@@ -134,7 +134,7 @@ static char fault_stack[64 * 1024];
 
 static void put(const char *s)
 {
-	size_t n = strlen(s);
+	size_t n = s ? strlen(s) : 0;
 	ssize_t w;
 
 	while (n > 0 && (w = write(2, s, n)) > 0) {
