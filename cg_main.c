@@ -311,10 +311,18 @@ static Bool cg_is_exec_syscall(UInt sysno)
    return sysno == __NR_execve;
 }
 
+/* The program's threads alive (the main thread's creation is heard of
+   too), and whether it asked to end: exit_group, or exit of its last
+   thread.  A run that ends without is ended by a signal. */
+static UInt threads_alive;
+static Bool exit_asked;
+
 static void cg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
    if (cg_is_exec_syscall(sysno))
       cg_parts_pre_exec();
+   else if (sysno == __NR_exit_group || (sysno == __NR_exit && threads_alive <= 1))
+      exit_asked = True;
 }
 
 /* Only reached after an exec when the exec failed. */
@@ -387,6 +395,11 @@ static void cg_fini(Int exitcode)
 {
    CgTotals tot;
 
+   /* A FIFO's wait for a reader ends on a stop signal pending; the one
+      that ended the program is consumed, so the end's profile does not
+      wait (it waited for ever: one SIGTERM did not end the run). */
+   if (!exit_asked)
+      cg_output_fifo_no_wait();
    cg_parts_fini(&tot);
    if (VG_(clo_verbosity) == 0)
       return;
@@ -404,6 +417,7 @@ static void cg_fini(Int exitcode)
 
 static void cg_thread_created(ThreadId parent, ThreadId child)
 {
+   threads_alive++;
    cg_parts_thread_created(parent, child);
    cg_collect_thread_created(parent, child);
 }
@@ -416,6 +430,8 @@ static void cg_thread_running(ThreadId tid, ULong blocks_dispatched)
 
 static void cg_thread_exited(ThreadId tid)
 {
+   if (threads_alive > 0)
+      threads_alive--;
    cg_parts_thread_exited(tid);
    cg_collect_thread_exited(tid);
 }
@@ -431,13 +447,12 @@ static void cg_post_clo_init(void)
    cg_parts_init(&config);
    cg_collect_init(&config);
    VG_(atfork)(NULL, NULL, cg_atfork_child);
-   /* Only what needs them hears of threads: without, a run's work is the
-      reference's. */
-   if (config.separate_threads || config.n_toggle_collect > 0) {
-      VG_(track_pre_thread_ll_create)(cg_thread_created);
+   /* Only what needs it hears of every dispatch: without, a run's work is
+      the reference's.  Threads' creations and ends, rare, are counted. */
+   VG_(track_pre_thread_ll_create)(cg_thread_created);
+   VG_(track_pre_thread_ll_exit)(cg_thread_exited);
+   if (config.separate_threads || config.n_toggle_collect > 0)
       VG_(track_start_client_code)(cg_thread_running);
-      VG_(track_pre_thread_ll_exit)(cg_thread_exited);
-   }
    if (config.n_toggle_collect > 0) {
       VG_(track_pre_deliver_signal)(cg_collect_signal_delivered);
       VG_(track_post_deliver_signal)(cg_collect_signal_returned);

@@ -873,6 +873,12 @@ static SysRes cg_open_in_place(const HChar *file, SysRes err)
 static Int cg_fifo_fd = -1;
 static HChar *cg_fifo_name;
 static Bool cg_fifo_left;    /* a reader went away: do not wait for one */
+static Bool cg_fifo_no_wait; /* a signal ended the program: do not wait */
+
+void cg_output_fifo_no_wait(void)
+{
+   cg_fifo_no_wait = True;
+}
 
 /* The core's error result (pub_core_syscall.h, in the core library every
    tool is linked with). */
@@ -921,8 +927,9 @@ static SysRes cg_open_fifo(const HChar *file)
 {
    if (cg_fifo_fd >= 0 && VG_(strcmp)(cg_fifo_name, file) == 0)
       return VG_(dup)(cg_fifo_fd);
-   SysRes sres = cg_fifo_left ? VG_(open)(file, VKI_O_WRONLY | VKI_O_NONBLOCK, 0)
-                              : cg_open_fifo_waiting(file);
+   SysRes sres = cg_fifo_left || cg_fifo_no_wait
+                 ? VG_(open)(file, VKI_O_WRONLY | VKI_O_NONBLOCK, 0)
+                 : cg_open_fifo_waiting(file);
    if (sr_isError(sres))
       return sres;
    Int fd = VG_(safe_fd)((Int)sr_Res(sres));
@@ -1079,8 +1086,14 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
    Bool ok = !sr_isError(sres);
 
    if (!ok) {
-      cg_report_lost("can't open output data file", path, "",
-                     cg_strerror(sr_Err(sres)));
+      /* ENXIO: a FIFO without a reader, not waited for. */
+      const HChar *why = sr_Err(sres) != VKI_ENXIO ? cg_strerror(sr_Err(sres))
+                         : cg_fifo_left ? "no reader of the FIFO (its reader went "
+                                          "away: not waiting for another)"
+                         : cg_fifo_no_wait ? "no reader of the FIFO (a signal ended "
+                                             "the program: not waiting for one)"
+                         : cg_strerror(VKI_ENXIO);
+      cg_report_lost("can't open output data file", path, "", why);
    } else {
       Int fd = cg_fd_high((Int)sr_Res(sres));
       if (in_place_err)
