@@ -518,6 +518,95 @@ static void pass_on_caught(void)
 /* How long a run's processes that outlive the program are waited for. */
 #define RUN_ORPHAN_WAIT_MS 10000
 
+/* How many of the processes still running the warning names. */
+#define RUN_ORPHANS_NAMED 5
+
+/* Adds to b the program's command line of process pid (which runs under
+ * Valgrind: its arguments after the launcher's options), at most 80
+ * bytes of it, or nothing if it cannot be read. */
+static void add_command(struct cgp_buf *b, long pid)
+{
+	char path[64], line[4096];
+	size_t n, i, start = 0, shown;
+	int fd;
+	ssize_t got;
+
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	got = read(fd, line, sizeof line - 1);
+	close(fd);
+	if (got <= 0)
+		return;
+	n = (size_t)got;
+	line[n] = '\0';
+	/* Past argv[0] and every option before the program's name. */
+	for (i = strlen(line) + 1; i < n; i += strlen(line + i) + 1) {
+		if (line[i] != '-') {
+			start = i;
+			break;
+		}
+	}
+	if (!start)
+		return;
+	for (i = start; i < n; i++)
+		if (line[i] == '\0')
+			line[i] = ' ';
+	while (n > start && line[n - 1] == ' ')
+		n--;
+	shown = n - start > 80 ? 80 : n - start;
+	cgp_buf_addf(b, ": %.*s%s", (int)shown, line + start, n - start > 80 ? "..." : "");
+}
+
+/* The processes of the run still running (children of cg_run, the
+ * subreaper: the program's own children that outlived it), for the
+ * warning: "pid 123: ./server --port 8000, pid 124: ...". */
+static char *orphans_text(void)
+{
+	struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	long me = (long)getpid();
+	int named = 0, more = 0;
+
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		char path[64], stat[512], *p;
+		long pid, ppid;
+		ssize_t got;
+		int fd;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		pid = strtol(e->d_name, NULL, 10);
+		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		got = read(fd, stat, sizeof stat - 1);
+		close(fd);
+		if (got <= 0)
+			continue;
+		stat[got] = '\0';
+		/* "pid (comm) state ppid ...": comm may hold spaces and ')'. */
+		if (!(p = strrchr(stat, ')')) || sscanf(p + 1, " %*c %ld", &ppid) != 1 ||
+		    ppid != me)
+			continue;
+		if (named == RUN_ORPHANS_NAMED) {
+			more++;
+			continue;
+		}
+		cgp_buf_addf(&b, "%spid %ld", named ? ", " : "", pid);
+		add_command(&b, pid);
+		named++;
+	}
+	closedir(d);
+	if (more)
+		cgp_buf_addf(&b, " and %d more", more);
+	return b.s;
+}
+
 int run_once(const struct run_config *c, const struct run_target *t,
 	     const char *out_template, long *root_pid)
 {
@@ -594,8 +683,12 @@ int run_once(const struct run_config *c, const struct run_target *t,
 		if (w < 0)
 			break;          /* none left */
 		if (i >= RUN_ORPHAN_WAIT_MS) {
-			warning("a process the program started is still running after %d s: "
-				"its profile will be missing", RUN_ORPHAN_WAIT_MS / 1000);
+			char *who = orphans_text();
+
+			warning("a process the program started is still running after %d s "
+				"(%s): its profile will be missing", RUN_ORPHAN_WAIT_MS / 1000,
+				who ? who : "it could not be named");
+			free(who);
 			break;
 		}
 		usleep(10000);
