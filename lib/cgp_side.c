@@ -148,8 +148,9 @@ int cgp_profile_side_by_side(struct cgp_profile *dst, struct cgp_profile *src, s
 			return cgp_error_events(err, src[0].in[0].path, src[g].in[0].path);
 	if ((size_t)nev * (n + 1) > CGP_MAX_EVENTS)
 		return cgp_error_set(err, CGP_EUSAGE,
-				     "too many events side by side (%zu files of %u events; at most %u in all)",
-				     n, nev, CGP_MAX_EVENTS);
+				     "too many events side by side (%zu files of %u events and "
+				     "their total: %zu columns; at most %u)",
+				     n, nev, (size_t)nev * (n + 1), CGP_MAX_EVENTS);
 	dst->nev = (unsigned)(nev * (n + 1));
 	cgp_table_init(&dst->tab, dst->nev);
 	dst->summary = calloc(dst->nev, sizeof *dst->summary);
