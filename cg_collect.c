@@ -9,11 +9,11 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
-#include "pub_tool_seqmatch.h"
 #include "pub_tool_threadstate.h"
 
 #include "cg_collect.h"
 #include "cg_config.h"
+#include "cg_glob.h"
 
 #define CG_NO_FRAME (~(UWord)0)
 
@@ -61,7 +61,7 @@ Bool cg_collect_is_entry(Addr addr)
    if (!VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), addr, &name))
       return False;
    for (UInt i = 0; i < cfg->n_toggle_collect; i++)
-      if (VG_(string_match)(cfg->toggle_collect[i], name))
+      if (cg_glob_match(cfg->toggle_collect[i], name))
          return True;
    return False;
 }
