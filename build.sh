@@ -49,11 +49,11 @@ install_deps() {
     missing=$(missing_packages)
     [ -z "$missing" ] && return 0
     if [ "$(id -u)" != 0 ]; then
-        echo "build.sh: missing Debian packages:$missing" >&2
-        echo "build.sh: install them with: sudo apt-get install -y$missing" >&2
+        echo "build.sh: missing Debian packages: $missing" >&2
+        echo "build.sh: install them with: sudo apt-get install -y $missing" >&2
         exit 1
     fi
-    log "installing:$missing"
+    log "installing: $missing"
     # A machine whose image was made while dpkg was busy refuses every
     # install ("dpkg was interrupted") until the pending packages are
     # configured; waiting for the lock covers a package job still running.

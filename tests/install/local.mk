@@ -17,3 +17,8 @@ EXTRA_DIST += tests/install/space-path.test
 # (tests/install/user-flags.test).
 TESTS += tests/install/user-flags.test
 EXTRA_DIST += tests/install/user-flags.test
+
+# build.sh's --help, a bad command, and the apt-get command it prints for
+# a user who is not root (tests/install/build-sh.test).
+TESTS += tests/install/build-sh.test
+EXTRA_DIST += tests/install/build-sh.test
