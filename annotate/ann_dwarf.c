@@ -527,8 +527,11 @@ static int find_debug_file(struct ann_obj *o, const char *dirs, struct cgp_buf *
 	cgp_buf_release(&p);
 	if (!found) {
 		cgp_buf_adds(why, "no debug information: none in the object, ");
-		if (w.idlen > 0)
+		if (w.idlen > 0 && *dirs)
 			cgp_buf_addf(why, "no debug file for its build-id in %s", dirs);
+		else if (w.idlen > 0)
+			cgp_buf_adds(why, "no folder to find a debug file by its build-id in "
+				     "(--debug-file-directory is empty)");
 		else
 			cgp_buf_adds(why, "no build-id to find a debug file by");
 		if (link)
@@ -637,9 +640,12 @@ static void open_dwarf(struct ann_obj *o, const char *dirs)
 		}
 		src = o->delf;
 	}
-	o->dw = dwarf_begin_elf(src, DWARF_C_READ, NULL);
+	/* Checked first: libdw opens an object some of whose debug sections
+	 * it cannot read (objcopy leaves small sections uncompressed), and
+	 * fails later ("corrupt DWARF: no error"). */
+	const char *c = unreadable_compression(src);
+	o->dw = c ? NULL : dwarf_begin_elf(src, DWARF_C_READ, NULL);
 	if (!o->dw) {
-		const char *c = unreadable_compression(src);
 		if (o->dpath)
 			cgp_buf_addf(&why, "%s: ", o->dpath);
 		if (c)

@@ -444,8 +444,9 @@ void report_objects(struct ann *a)
 		}
 		if (ob->nline_diff) {
 			cgp_fmt_commas(n1, (int64_t)ob->nline_diff);
-			printf("  warning: %s instructions have another line in the DWARF than in "
-			       "the profile (the profile's is shown)\n", n1);
+			printf("  warning: %s %s another line number in the DWARF than in "
+			       "the profile (the profile's is shown)\n", n1,
+			       ob->nline_diff == 1 ? "instruction has" : "instructions have");
 		}
 	}
 	putchar('\n');

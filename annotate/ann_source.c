@@ -428,6 +428,11 @@ static void one_file(struct ann *a, struct cgp_file *f)
 	} else if (same == 1) {
 		r.check_utf8 = 1;
 		if (prescan(&r, last_line_read(&x, a->context), &err)) {
+			/* Out of memory stops cg_annotate, as everywhere (it
+			 * left a file unannotated, with status 0 and a warning
+			 * that named no file). */
+			if (err.code == CGP_ENOMEM)
+				die(1, "out of memory while reading %s", path);
 			warning("%s; the file is not annotated", err.msg);
 			cgp_error_release(&err);
 			cgp_reader_release(&r);
