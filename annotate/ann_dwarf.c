@@ -76,9 +76,9 @@ struct scope {
  * found by a binary search: descend() walks the siblings of each level,
  * which took addresses * call sites for a function with thousands of
  * inlined calls (8,000: 33 s).  Used only where it gives what descend()
- * gives: when every two ranges that meet are nested, the outer one's
- * scope around the inner one's (else 'regular' is 0, and descend() is
- * used). */
+ * gives: when every two ranges that meet are nested, the inner one's
+ * scope the outer one's or the scope right inside it (else 'regular' is
+ * 0, and descend() is used). */
 struct fn_scopes {
 	int built, regular;
 	struct scope *s;
@@ -1209,17 +1209,12 @@ static int add_scopes_below(struct fn_scopes *f, Dwarf_Die *die, size_t p, int d
 	return rc < 0 ? -1 : 0;
 }
 
-/* Whether scope a is b or a scope around it. */
-static int scope_around(const struct fn_scopes *f, size_t a, size_t b)
-{
-	while (b != a && b != 0)
-		b = f->s[b].parent;
-	return b == a;
-}
-
 /* Builds f for function fn: every scope, and whether the ranges nest as
  * the scopes do (checked on the ranges sorted by start, longer first,
- * with a stack of the ranges still open). */
+ * with a stack of the ranges still open: a range must lie in one of its
+ * own scope's or of the scope right around it, not only of one further
+ * out, where descend() would stop at the scope between that does not
+ * hold the address). */
 static void build_scopes(struct fn_scopes *f, Dwarf_Die *fn)
 {
 	Dwarf_Addr base, lo, hi;
@@ -1246,7 +1241,8 @@ static void build_scopes(struct fn_scopes *f, Dwarf_Die *fn)
 			nopen--;
 		if (nopen) {
 			const struct range *t = &f->r.r[open[nopen - 1]];
-			f->regular = c->hi <= t->hi && scope_around(f, t->idx, c->idx);
+			f->regular = c->hi <= t->hi &&
+				     (c->idx == t->idx || f->s[c->idx].parent == t->idx);
 		} else {
 			f->regular = c->idx == 0;   /* no code of a scope outside the function */
 		}
@@ -1523,9 +1519,13 @@ int ann_obj_open(struct ann_obj **out, const char *path,
 
 void ann_obj_close(struct ann_obj *o)
 {
+	/* The name for a fault's message, alive until the leave (obj_close
+	 * frees o->path). */
+	static const char closing[] = "an object being closed";
+
 	if (!o)
 		return;
-	lib_enter(o->path);
+	lib_enter(closing);
 	obj_close(o);
 	lib_leave();
 }

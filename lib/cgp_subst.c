@@ -382,6 +382,11 @@ struct cgp_subst *cgp_subst_new(const char *expr, struct cgp_error *err)
 	 * name is matched as usual. */
 	uint32_t opts = PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF;
 
+	/* \C (one byte, even inside a UTF-8 character) is refused, as
+	 * Python refuses it: a match ending inside a character would start
+	 * the next one there, undefined with PCRE2_NO_UTF_CHECK. */
+	opts |= PCRE2_NEVER_BACKSLASH_C;
+
 	if (split_expr(expr, &pt)) {
 		cgp_error_set(err, CGP_EUSAGE, "not of the form s/regex/replacement/[g][i]");
 		return NULL;
