@@ -373,6 +373,9 @@ static void cg_atfork_child(ThreadId tid)
 {
    static const HChar opt[] = "--cachegrind-out-file=";
 
+   /* The child has one thread: the core drops the others' states without
+      telling the tool. */
+   threads_alive = 1;
    cg_parts_atfork_child(tid);
    /* A name that cannot be expanded is an error at exit, which then
       names the user's option, not the child's. */

@@ -1086,8 +1086,10 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
    Bool ok = !sr_isError(sres);
 
    if (!ok) {
-      /* ENXIO: a FIFO without a reader, not waited for. */
-      const HChar *why = sr_Err(sres) != VKI_ENXIO ? cg_strerror(sr_Err(sres))
+      /* ENXIO: a FIFO without a reader, not waited for (or a socket). */
+      struct vg_stat fst;
+      Bool fifo = !sr_isError(VG_(stat)(file, &fst)) && VKI_S_ISFIFO(fst.mode);
+      const HChar *why = sr_Err(sres) != VKI_ENXIO || !fifo ? cg_strerror(sr_Err(sres))
                          : cg_fifo_left ? "no reader of the FIFO (its reader went "
                                           "away: not waiting for another)"
                          : cg_fifo_no_wait ? "no reader of the FIFO (a signal ended "

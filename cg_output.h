@@ -37,13 +37,13 @@ struct cg_part_text {
    counters as they are (fold first), zeros included, as the reference
    writes it.  False (and the reason printed) if it could not be
    written. */
+Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
+                           const struct cg_part_text *part);
+
 /* From now on, a FIFO without a reader is not waited for: the program was
    ended by a signal, which would have given the wait up (a stop signal
    pending), and is consumed; the profile is lost with that reason. */
 void cg_output_fifo_no_wait(void);
-
-Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
-                           const struct cg_part_text *part);
 
 /* The reference loses the profile of a process image that calls exec;
    this tool writes it just before the exec (cg_parts.c) under this name,

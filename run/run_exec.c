@@ -521,13 +521,14 @@ static void pass_on_caught(void)
 /* How many of the processes still running the warning names. */
 #define RUN_ORPHANS_NAMED 5
 
-/* Adds to b the program's command line of process pid (which runs under
- * Valgrind: its arguments after the launcher's options), at most 80
- * bytes of it, or nothing if it cannot be read. */
+/* Adds to b ": " and the command line of process pid (for a process under
+ * Valgrind, the program's: its arguments after the launcher's options), at
+ * most 80 characters of it, or nothing if it cannot be read. */
 static void add_command(struct cgp_buf *b, long pid)
 {
 	char path[64], line[4096];
 	size_t n, i, start = 0, shown;
+	const char *base;
 	int fd;
 	ssize_t got;
 
@@ -541,22 +542,29 @@ static void add_command(struct cgp_buf *b, long pid)
 		return;
 	n = (size_t)got;
 	line[n] = '\0';
-	/* Past argv[0] and every option before the program's name. */
-	for (i = strlen(line) + 1; i < n; i += strlen(line + i) + 1) {
-		if (line[i] != '-') {
-			start = i;
-			break;
-		}
+	base = strrchr(line, '/');
+	base = base ? base + 1 : line;
+	i = strlen(base);
+	/* Under Valgrind: the launcher (valgrind, valgrind.bin) or a tool
+	 * started directly (cachegrind-amd64-linux, as cg_run starts it). */
+	if (!strncmp(base, "valgrind", 8) || (i > 6 && !strcmp(base + i - 6, "-linux"))) {
+		/* Past it and every option before the program, "--" too. */
+		for (i = strlen(line) + 1; i < n && line[i] == '-'; i += strlen(line + i) + 1)
+			if (!strcmp(line + i, "--")) {
+				i += 3;
+				break;
+			}
+		if (i >= n)
+			return;
+		start = i;
 	}
-	if (!start)
-		return;
 	for (i = start; i < n; i++)
 		if (line[i] == '\0')
 			line[i] = ' ';
 	while (n > start && line[n - 1] == ' ')
 		n--;
-	shown = n - start > 80 ? 80 : n - start;
-	cgp_buf_addf(b, ": %.*s%s", (int)shown, line + start, n - start > 80 ? "..." : "");
+	shown = cgp_utf8_cut(line + start, n - start, 80);
+	cgp_buf_addf(b, ": %.*s%s", (int)shown, line + start, shown < n - start ? "..." : "");
 }
 
 /* The processes of the run still running (children of cg_run, the
@@ -565,43 +573,22 @@ static void add_command(struct cgp_buf *b, long pid)
 static char *orphans_text(void)
 {
 	struct cgp_buf b = CGP_BUF_INIT(SIZE_MAX / 2);
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	long me = (long)getpid();
+	long *procs = NULL, self = (long)getpid();
+	size_t n = list_processes(&procs), i;
 	int named = 0, more = 0;
 
-	if (!d)
-		return NULL;
-	while ((e = readdir(d))) {
-		char path[64], stat[512], *p;
-		long pid, ppid;
-		ssize_t got;
-		int fd;
-
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		pid = strtol(e->d_name, NULL, 10);
-		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-			continue;
-		got = read(fd, stat, sizeof stat - 1);
-		close(fd);
-		if (got <= 0)
-			continue;
-		stat[got] = '\0';
-		/* "pid (comm) state ppid ...": comm may hold spaces and ')'. */
-		if (!(p = strrchr(stat, ')')) || sscanf(p + 1, " %*c %ld", &ppid) != 1 ||
-		    ppid != me)
+	for (i = 0; i < n; i++) {
+		if (procs[3 * i + 1] != self)
 			continue;
 		if (named == RUN_ORPHANS_NAMED) {
 			more++;
 			continue;
 		}
-		cgp_buf_addf(&b, "%spid %ld", named ? ", " : "", pid);
-		add_command(&b, pid);
+		cgp_buf_addf(&b, "%spid %ld", named ? ", " : "", procs[3 * i]);
+		add_command(&b, procs[3 * i]);
 		named++;
 	}
-	closedir(d);
+	free(procs);
 	if (more)
 		cgp_buf_addf(&b, " and %d more", more);
 	return b.s;
