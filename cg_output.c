@@ -1043,7 +1043,15 @@ static UWord cg_commit_output(Int fd, const HChar *tmp, const HChar *file)
    regular files, pipes and FIFOs: a character device (/dev/null, a
    terminal) is shared by every process of the machine, which would all
    queue behind a writer.  Where the file takes no lock, nothing is
-   serialised. */
+   serialised.
+   The lock is waited for only while another process of the run holds
+   that byte alone, as this tool locks it, and a stop signal is not
+   pending: a lock of the program's own (lockf(1, F_LOCK, 0) on its log,
+   which covers the byte) may be held for as long as the program likes,
+   by a parent waiting for the child that writes, and waiting for it hung
+   the run; the profile is then written without the tool's lock. */
+#define CG_LOCK_BYTE 0x7fff0000
+
 static void cg_lock_output(Int fd, Short type)
 {
    struct vki_flock fl;
@@ -1052,13 +1060,27 @@ static void cg_lock_output(Int fd, Short type)
    if (VG_(fstat)(fd, &st) != 0
        || !(VKI_S_ISREG(st.mode) || VKI_S_ISFIFO(st.mode)))
       return;
-   VG_(memset)(&fl, 0, sizeof fl);
-   fl.l_type = type;
-   fl.l_whence = 0;              /* SEEK_SET */
-   fl.l_start = 0x7fff0000;
-   fl.l_len = 1;
-   (void)VG_(do_syscall)(__NR_fcntl, (UWord)fd, VKI_F_SETLKW, (UWord)&fl,
-                         0, 0, 0, 0, 0);
+   for (;;) {
+      VG_(memset)(&fl, 0, sizeof fl);
+      fl.l_type = type;
+      fl.l_whence = 0;           /* SEEK_SET */
+      fl.l_start = CG_LOCK_BYTE;
+      fl.l_len = 1;
+      SysRes r = VG_(do_syscall)(__NR_fcntl, (UWord)fd, VKI_F_SETLK, (UWord)&fl,
+                                 0, 0, 0, 0, 0);
+      if (!sr_isError(r) || type == CG_F_UNLCK
+          || (sr_Err(r) != VKI_EAGAIN && sr_Err(r) != VKI_EACCES))
+         return;
+      /* Who holds it: another process of the run, as this tool locks, or
+         the program (any other range)? */
+      if (sr_isError(VG_(do_syscall)(__NR_fcntl, (UWord)fd, VKI_F_GETLK,
+                                     (UWord)&fl, 0, 0, 0, 0, 0)))
+         return;
+      if (fl.l_type != CG_F_UNLCK
+          && (fl.l_start != CG_LOCK_BYTE || fl.l_len != 1 || cg_stop_pending()))
+         return;
+      VG_(poll)(NULL, 0, 10);
+   }
 }
 
 /* Writes the profile to path so that it is complete or absent, following
