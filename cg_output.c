@@ -656,7 +656,10 @@ static Bool cg_is_special_file(const HChar *file)
       return True;
    if (sr_isError(VG_(stat)(file, &st)))
       return False;              /* absent: create it */
-   return !VKI_S_ISREG(st.mode);
+   /* A folder at the name is no stream: the parts and a child's profile
+      have names of their own, and the profile for the name itself is
+      lost (its rename: "Is a directory"). */
+   return !VKI_S_ISREG(st.mode) && !VKI_S_ISDIR(st.mode);
 }
 
 static Bool cg_path_exists(const HChar *path)
