@@ -1185,8 +1185,7 @@ static int add_scopes_below(struct fn_scopes *f, Dwarf_Die *die, size_t p, int d
 		return 0;
 	do {
 		int tag = dwarf_tag(&d);
-		Dwarf_Addr base, lo, hi;
-		ptrdiff_t off = 0;
+		struct cgp_error e = CGP_ERROR_INIT;
 		size_t k, before;
 
 		if (!is_scope(tag))
@@ -1198,10 +1197,10 @@ static int add_scopes_below(struct fn_scopes *f, Dwarf_Die *die, size_t p, int d
 		k = f->ns++;
 		f->s[k] = (struct scope){ d, p, tag == DW_TAG_inlined_subroutine };
 		before = f->r.n;
-		while ((off = dwarf_ranges(&d, off, &base, &lo, &hi)) > 0)
-			ranges_add(&f->r, lo, hi, k);
-		if (off < 0)
+		if (add_die_ranges(&f->r, &d, k, &e)) {
+			cgp_error_release(&e);
 			return -1;
+		}
 		/* descend() does not go into a scope without code. */
 		if (f->r.n > before && (rc = add_scopes_below(f, &d, k, depth + 1)))
 			return rc;
@@ -1217,18 +1216,18 @@ static int add_scopes_below(struct fn_scopes *f, Dwarf_Die *die, size_t p, int d
  * hold the address). */
 static void build_scopes(struct fn_scopes *f, Dwarf_Die *fn)
 {
-	Dwarf_Addr base, lo, hi;
-	ptrdiff_t off = 0;
+	struct cgp_error e = CGP_ERROR_INIT;
 	size_t *open = NULL, nopen = 0, i;
+	int bad;
 
 	f->built = 1;
 	f->cap = 16;
 	f->s = xmalloc(f->cap, sizeof *f->s);
 	f->s[0] = (struct scope){ *fn, 0, 0 };
 	f->ns = 1;
-	while ((off = dwarf_ranges(fn, off, &base, &lo, &hi)) > 0)
-		ranges_add(&f->r, lo, hi, 0);
-	if (off < 0 || add_scopes_below(f, fn, 0, 0)) {
+	bad = add_die_ranges(&f->r, fn, 0, &e) || add_scopes_below(f, fn, 0, 0);
+	cgp_error_release(&e);
+	if (bad) {
 		ranges_sort(&f->r);
 		return;
 	}

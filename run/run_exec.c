@@ -398,6 +398,26 @@ void run_end_by_signal(int sig)
 	exit(128 + sig);
 }
 
+/* Reads up to size - 1 bytes of /proc/<pid>/<what> into buf, terminated;
+ * their number, or 0 (none, or the process ended meanwhile). */
+static size_t read_proc(long pid, const char *what, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t got;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/%s", pid, what);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	got = read(fd, buf, size - 1);
+	close(fd);
+	if (got <= 0)
+		return 0;
+	buf[got] = '\0';
+	return (size_t)got;
+}
+
 /* The pid, parent pid and process group of every process, from
  * /proc/<pid>/stat; fills *pids (triples) and returns their number, 0 when
  * /proc cannot be read. */
@@ -411,23 +431,12 @@ static size_t list_processes(long **pids)
 	if (!d)
 		return 0;
 	while ((e = readdir(d)) != NULL) {
-		char path[64], buf[512], *close_paren, *end;
+		char buf[512], *close_paren, *end;
 		long pid, ppid, pgrp;
-		ssize_t got;
-		int fd;
 
 		pid = strtol(e->d_name, &end, 10);
-		if (*end || pid <= 0)
-			continue;
-		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;       /* ended meanwhile */
-		got = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		if (got <= 0)
-			continue;
-		buf[got] = '\0';
+		if (*end || pid <= 0 || !read_proc(pid, "stat", buf, sizeof buf))
+			continue;       /* (ended meanwhile) */
 		/* "pid (comm) state ppid ...": comm may hold any byte, so
 		 * the last ')' ends it. */
 		close_paren = strrchr(buf, ')');
@@ -526,22 +535,12 @@ static void pass_on_caught(void)
  * most 80 characters of it, or nothing if it cannot be read. */
 static void add_command(struct cgp_buf *b, long pid)
 {
-	char path[64], line[4096];
-	size_t n, i, start = 0, shown;
+	char line[4096];
+	size_t n = read_proc(pid, "cmdline", line, sizeof line), i, start = 0, shown;
 	const char *base;
-	int fd;
-	ssize_t got;
 
-	snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!n)
 		return;
-	got = read(fd, line, sizeof line - 1);
-	close(fd);
-	if (got <= 0)
-		return;
-	n = (size_t)got;
-	line[n] = '\0';
 	base = strrchr(line, '/');
 	base = base ? base + 1 : line;
 	i = strlen(base);
