@@ -30,8 +30,16 @@ static const int stop_signals[] = {
  * signal handler; changed only with those signals blocked. */
 static const char *volatile tmp_to_remove;
 
-/* Blocks (how = SIG_BLOCK) or unblocks the stop signals. */
-static void block_stop_signals(int how)
+/* The faults that end a program (its own bugs, or a library's). */
+static const int fault_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+#define NFAULT (sizeof fault_signals / sizeof fault_signals[0])
+
+/* Blocks (how = SIG_BLOCK) or unblocks the stop signals and the faults
+ * while the temporary file's name and tmp_to_remove disagree: a fault
+ * signal sent by another process (kill -SEGV) then waits until the
+ * handler knows the file.  A real fault in that window still ends the
+ * program (the kernel does not let a blocked fault be held). */
+static void block_signals(int how)
 {
 	sigset_t set;
 	size_t i;
@@ -39,6 +47,8 @@ static void block_stop_signals(int how)
 	sigemptyset(&set);
 	for (i = 0; i < NSTOP; i++)
 		sigaddset(&set, stop_signals[i]);
+	for (i = 0; i < NFAULT; i++)
+		sigaddset(&set, fault_signals[i]);
 	sigprocmask(how, &set, NULL);
 }
 
@@ -94,10 +104,10 @@ static void catch_stop_signals(void)
  * the commit this does nothing). */
 static void remove_partial_output(void)
 {
-	block_stop_signals(SIG_BLOCK);
+	block_signals(SIG_BLOCK);
 	tmp_to_remove = NULL;
 	cgp_outfile_abort(current);
-	block_stop_signals(SIG_UNBLOCK);
+	block_signals(SIG_UNBLOCK);
 }
 
 void prog_outfile_open(struct cgp_outfile *of, const char *path)
@@ -105,13 +115,13 @@ void prog_outfile_open(struct cgp_outfile *of, const char *path)
 	struct cgp_error err = CGP_ERROR_INIT;
 	int rc;
 
-	block_stop_signals(SIG_BLOCK);
+	block_signals(SIG_BLOCK);
 	rc = cgp_outfile_open(of, path, &err);
 	if (rc == 0) {
 		tmp_to_remove = of->tmp;
 		catch_stop_signals();
 	}
-	block_stop_signals(SIG_UNBLOCK);
+	block_signals(SIG_UNBLOCK);
 	if (rc)
 		die_cgp(&err);
 	current = of;
@@ -121,10 +131,6 @@ void prog_outfile_open(struct cgp_outfile *of, const char *path)
 }
 
 /* ---- faults ---------------------------------------------------------------- */
-
-/* The faults that end a program (its own bugs, or a library's). */
-static const int fault_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
-#define NFAULT (sizeof fault_signals / sizeof fault_signals[0])
 
 /* prog_fault_enter()'s text while a library works (NULL otherwise). */
 static const char *volatile fault_what, *volatile fault_file, *volatile fault_why;
@@ -213,10 +219,10 @@ void prog_outfile_commit(struct cgp_outfile *of)
 
 	/* A signal now finds either the temporary file or the complete
 	 * output under its name. */
-	block_stop_signals(SIG_BLOCK);
+	block_signals(SIG_BLOCK);
 	tmp_to_remove = NULL;
 	rc = cgp_outfile_commit(of, &err);
-	block_stop_signals(SIG_UNBLOCK);
+	block_signals(SIG_UNBLOCK);
 	if (rc)
 		die_cgp(&err);
 }
