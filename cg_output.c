@@ -1018,13 +1018,16 @@ static SysRes cg_open_output(const HChar *file, HChar **tmp,
 
 /* Makes the written temporary file tmp (open on fd) the file: synced, so
    that a crash right after the rename cannot leave an empty file, then
-   renamed.  0, or the errno of the failure. */
-static UWord cg_commit_output(Int fd, const HChar *tmp, const HChar *file)
+   renamed.  0, or the errno of the failure (*in_rename set when it was
+   the rename's). */
+static UWord cg_commit_output(Int fd, const HChar *tmp, const HChar *file,
+                              Bool *in_rename)
 {
    SysRes sres = cg_syscall2(__NR_fsync, (UWord)fd, 0);
    if (sr_isError(sres) && sr_Err(sres) != VKI_EINVAL)
       return sr_Err(sres);       /* EINVAL: a file that cannot be synced */
    sres = cg_syscall2(__NR_rename, (UWord)tmp, (UWord)file);
+   *in_rename = sr_isError(sres);
    return sr_isError(sres) ? sr_Err(sres) : 0;
 }
 
@@ -1086,6 +1089,32 @@ static void cg_lock_output(Int fd, Short type)
    }
 }
 
+/* The finished temporary file could not be renamed over file (err): in a
+   sticky folder such as /tmp the file belongs to another user (EPERM), or
+   it is a mount point (a file bind-mounted into a container: EBUSY).
+   Upstream, which opens the file itself, writes it in place; so does
+   this, with a warning, where the file is writable.  0, or the errno to
+   report: the rename's when the file cannot be opened either. */
+static UWord cg_rewrite_in_place(const HChar *file, const HChar *path,
+                                 UWord err, const CgPrepared *prepared,
+                                 const CgTotals *tot,
+                                 const struct cg_part_text *part)
+{
+   if (err != VKI_EPERM && err != VKI_EACCES && err != VKI_EBUSY)
+      return err;
+   SysRes sres = VG_(open)(file, VKI_O_WRONLY | VKI_O_TRUNC, 0);
+   if (sr_isError(sres))
+      return err;
+   Int fd = cg_fd_high((Int)sr_Res(sres));
+   VG_(umsg)("warning: cannot replace '%s': %s; writing it in place, "
+             "not atomically\n", path, cg_strerror(err));
+   cg_lock_output(fd, CG_F_WRLCK);
+   err = (UWord)cg_write_profile(fd, prepared, tot, part);
+   cg_lock_output(fd, CG_F_UNLCK);
+   VG_(close)(fd);
+   return err;
+}
+
 /* Writes the profile to path so that it is complete or absent, following
    the contract for output files in docs/design.md ("Writing an output
    file"): into a new temporary file beside the file path names (symbolic
@@ -1132,9 +1161,16 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
       UWord err = (UWord)cg_write_profile(fd, &prepared, tot, part);
       if (!tmp)
          cg_lock_output(fd, CG_F_UNLCK);
+      Bool in_rename = False;
       if (err == 0 && tmp)
-         err = cg_commit_output(fd, tmp, file);
+         err = cg_commit_output(fd, tmp, file, &in_rename);
       VG_(close)(fd);
+      if (in_rename) {
+         /* Not renamed: written in place instead, if it can be. */
+         err = cg_rewrite_in_place(file, path, err, &prepared, tot, part);
+         if (err == 0)
+            VG_(unlink)(tmp);
+      }
       if (err != 0) {
          cg_report_lost("writing output data file", path, " failed",
                         cg_strerror(err));

@@ -725,8 +725,13 @@ struct cgp_outfile {
 int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *err);
 /* Flushes, syncs and renames (in place: truncates to the new length); on
  * any failure removes the temporary and returns CGP_EIO with "cannot write
- * 'name': strerror".  o holds nothing afterwards. */
-int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *err);
+ * 'name': strerror".  Where the rename is refused (a sticky folder, the
+ * file another user's: EPERM; a mount point: EBUSY) the temporary file is
+ * copied into the file in place, and warn gets "cannot replace 'name':
+ * strerror" (for the program to print, with "writing it in place").  o
+ * holds nothing afterwards. */
+int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *warn,
+		       struct cgp_error *err);
 /* Removes the temporary (no-op after a commit or abort); only for an o
  * that cgp_outfile_open() succeeded on. */
 void cgp_outfile_abort(struct cgp_outfile *o);

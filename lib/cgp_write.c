@@ -846,7 +846,59 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
 	return 0;
 }
 
-int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *err)
+/*
+ * The complete temporary file could not be renamed over the target
+ * (errno e): in a sticky folder such as /tmp the target belongs to another
+ * user (EPERM), or it is a mount point (a file bind-mounted into a
+ * container: EBUSY).  Upstream opens the file itself and so rewrites it in
+ * place; so does this, copying the temporary file into it, where the file
+ * is writable.  0 (the file holds the output; warn says so), or the errno
+ * to report: e when the file cannot be opened, else the copy's (the file
+ * then holds a clean prefix of the output, as any in-place write that
+ * fails).
+ */
+static int copy_in_place(struct cgp_outfile *o, int e, struct cgp_error *warn)
+{
+	char buf[1 << 16];
+	off_t done = 0;
+	ssize_t n;
+	int in, fd, r = 0;
+
+	if (e != EPERM && e != EACCES && e != EBUSY)
+		return e;
+	in = open(o->tmp, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return e;
+	fd = open(o->path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		close(in);
+		return e;
+	}
+	while ((n = read(in, buf, sizeof buf)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || (r = cgp_write_all(fd, buf, (size_t)n)) != 0) {
+			r = n < 0 ? errno : r;
+			break;
+		}
+		done += n;
+	}
+	close(in);
+	if (ftruncate(fd, done) && !r)
+		r = errno;
+	if (!r && fsync(fd) && errno != EINVAL)
+		r = errno;
+	if (close(fd) && !r && errno != EINTR)
+		r = errno;
+	if (!r) {
+		unlink(o->tmp);
+		cgp_error_sys(warn, CGP_EIO, e, "cannot replace '%s'", o->name);
+	}
+	return r;
+}
+
+int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *warn,
+		       struct cgp_error *err)
 {
 	int e = 0, bad;
 
@@ -876,7 +928,7 @@ int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *err)
 		e = errno;
 	o->out.fd = -1;
 	if (!e && o->tmp && rename(o->tmp, o->path))
-		e = errno;
+		e = copy_in_place(o, errno, warn);
 	if (e) {
 		cgp_error_sys(err, CGP_EIO, e, "cannot write '%s'", o->name);
 		cgp_outfile_abort(o);

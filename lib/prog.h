@@ -50,6 +50,9 @@ void prog_outfile_open(struct cgp_outfile *of, const char *path);
 /* cgp_outfile_commit(): the complete output under its name; dies with its
  * message on failure. */
 void prog_outfile_commit(struct cgp_outfile *of);
+/* Prints the warning cgp_outfile_commit() gave when the file could not be
+ * replaced and was written in place (nothing if none), and releases it. */
+void prog_replace_warning(struct cgp_error *warn);
 
 /* Called by prog_init: a fault (SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL,
  * on a stack of its own) removes the output file's temporary file, then

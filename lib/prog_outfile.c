@@ -214,15 +214,23 @@ void prog_fault_leave(void)
 
 void prog_outfile_commit(struct cgp_outfile *of)
 {
-	struct cgp_error err = CGP_ERROR_INIT;
+	struct cgp_error err = CGP_ERROR_INIT, warn = CGP_ERROR_INIT;
 	int rc;
 
 	/* A signal now finds either the temporary file or the complete
 	 * output under its name. */
 	block_signals(SIG_BLOCK);
 	tmp_to_remove = NULL;
-	rc = cgp_outfile_commit(of, &err);
+	rc = cgp_outfile_commit(of, &warn, &err);
 	block_signals(SIG_UNBLOCK);
 	if (rc)
 		die_cgp(&err);
+	prog_replace_warning(&warn);
+}
+
+void prog_replace_warning(struct cgp_error *warn)
+{
+	if (warn->msg)
+		warning("%s; writing it in place, not atomically", warn->msg);
+	cgp_error_release(warn);
 }

@@ -376,7 +376,7 @@ int run_set_compare(const struct run_set *a, const struct run_set *b,
 static void copy_file(const char *from, const char *to)
 {
 	struct cgp_outfile o;
-	struct cgp_error err = CGP_ERROR_INIT;
+	struct cgp_error err = CGP_ERROR_INIT, warn = CGP_ERROR_INIT;
 	char buf[1 << 16];
 	size_t n;
 	FILE *in = fopen(from, "rb");
@@ -396,8 +396,9 @@ static void copy_file(const char *from, const char *to)
 		die(1, "cannot read '%s': %s", from, strerror(e));
 	}
 	fclose(in);
-	if (cgp_outfile_commit(&o, &err))
+	if (cgp_outfile_commit(&o, &warn, &err))
 		die_cgp(&err);
+	prog_replace_warning(&warn);
 }
 
 void run_set_keep(const struct run_set *s, char *const *names, const char *suffix)
