@@ -1227,6 +1227,23 @@ Bool cg_out_file_expandable(void)
    return True;
 }
 
+static HChar *out_file_name;
+
+HChar *cg_out_file_name(void)
+{
+   if (!out_file_name)
+      out_file_name = VG_(expand_file_name)("--cachegrind-out-file",
+                                            cfg->out_file);
+   return VG_(strdup)("cg.main.outname", out_file_name);
+}
+
+void cg_out_file_forget(void)
+{
+   if (out_file_name)
+      VG_(free)(out_file_name);
+   out_file_name = NULL;
+}
+
 Bool cg_out_is_special(const HChar *base)
 {
    HChar *file = cg_resolve_links(base);
@@ -1240,7 +1257,7 @@ Bool cg_out_file_special(void)
 {
    if (!cg_out_file_expandable())
       return False;
-   HChar *base = VG_(expand_file_name)("--cachegrind-out-file", cfg->out_file);
+   HChar *base = cg_out_file_name();
    Bool special = cg_out_is_special(base);
    VG_(free)(base);
    return special;
@@ -1299,7 +1316,7 @@ HChar *cg_pre_exec_name(void)
 {
    if (!cg_out_file_expandable())
       return NULL;
-   HChar *base = VG_(expand_file_name)("--cachegrind-out-file", cfg->out_file);
+   HChar *base = cg_out_file_name();
    if (cg_out_is_special(base))
       return base;
    SizeT len = VG_(strlen)(base) + 40;

@@ -53,6 +53,14 @@ void cg_output_fifo_no_wait(void);
    frees, or NULL if the output-file name would not expand without an
    error (the error is then reported at exit, as usual). */
 HChar *cg_pre_exec_name(void);
+/* --cachegrind-out-file expanded (VG_(expand_file_name), which exits on
+   an error): the name of this image's first file, kept for its later
+   ones, so that a program that changes what %q{VAR} or %n expand to
+   cannot scatter one run's parts, pre-exec profile and final profile
+   across names.  A new string the caller frees.  cg_out_file_forget()
+   drops it (a forked child: its own pid, maybe a name of its own). */
+HChar *cg_out_file_name(void);
+void cg_out_file_forget(void);
 /* Whether the output-file format expands without an error.  The core's
    expander exits on errors, which must not happen while the program runs
    (before an exec, at a dump): the error is reported at exit, as usual. */

@@ -349,8 +349,7 @@ static void cg_dump(const HChar *trigger)
       cg_reset_budget(0);
       return;
    }
-   HChar *base = VG_(expand_file_name)("--cachegrind-out-file",
-                                       cfg->out_file);
+   HChar *base = cg_out_file_name();
    cg_write_part(base, True, trigger, True, NULL);
    VG_(free)(base);
    cg_reset_budget(0);
@@ -454,8 +453,7 @@ static Bool cg_plain_profile(const HChar *path, CgTotals *tot)
 
 void cg_parts_fini(CgTotals *tot)
 {
-   HChar *base = VG_(expand_file_name)("--cachegrind-out-file",
-                                       cfg->out_file);
+   HChar *base = cg_out_file_name();
    if (parts_on) {
       cg_write_part(base, False, "Program termination", True, NULL);
       *tot = run_tot;
