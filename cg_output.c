@@ -963,8 +963,11 @@ static void cg_fifo_gone(const HChar *file)
    (/dev/stdout): a dup of its descriptor, written at its offset, after
    what the program wrote there (opened again, a regular file would be
    written from its start: the program's output and every part before
-   would be overwritten); False if there is no such descriptor open for
-   writing. */
+   would be overwritten); False if there is no such descriptor.  One open
+   for reading only is an error, EBADF, as a write to it would be (opened
+   again by its name for writing, the file the program reads -- prog
+   1<input -- was cut to nothing and overwritten; the companions say
+   "Bad file descriptor" too). */
 static Bool cg_open_proc_fd(Int pfd, SysRes *out)
 {
    SysRes d = VG_(dup)(pfd);
@@ -976,7 +979,8 @@ static Bool cg_open_proc_fd(Int pfd, SysRes *out)
       return True;
    }
    VG_(close)((Int)sr_Res(d));
-   return False;
+   *out = VG_(mk_SysRes_Error)(VKI_EBADF);
+   return True;
 }
 
 /* Opens where the profile for path goes (file: path with its links
