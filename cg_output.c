@@ -1093,30 +1093,88 @@ static void cg_lock_output(Int fd, Short type)
    }
 }
 
-/* The finished temporary file could not be renamed over file (err): in a
-   sticky folder such as /tmp the file belongs to another user (EPERM), or
-   it is a mount point (a file bind-mounted into a container: EBUSY).
-   Upstream, which opens the file itself, writes it in place; so does
-   this, with a warning, where the file is writable.  0, or the errno to
-   report: the rename's when the file cannot be opened either. */
-static UWord cg_rewrite_in_place(const HChar *file, const HChar *path,
-                                 UWord err, const CgPrepared *prepared,
-                                 const CgTotals *tot,
-                                 const struct cg_part_text *part)
+/* ftruncate(fd, len) and fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, len): 0 or
+   the errno.  A 32-bit kernel takes 64-bit offsets as two words. */
+static UWord cg_ftruncate(Int fd, ULong len)
 {
-   if (err != VKI_EPERM && err != VKI_EACCES && err != VKI_EBUSY)
+   SysRes r = cg_syscall2(__NR_ftruncate, (UWord)fd, (UWord)len);
+   return sr_isError(r) ? sr_Err(r) : 0;
+}
+
+static UWord cg_reserve(Int fd, ULong len)
+{
+#if VG_WORDSIZE == 4
+   SysRes r = VG_(do_syscall)(__NR_fallocate, (UWord)fd, 1 /* KEEP_SIZE */, 0, 0,
+                              (UWord)len, (UWord)(len >> 32), 0, 0);
+#else
+   SysRes r = VG_(do_syscall)(__NR_fallocate, (UWord)fd, 1 /* KEEP_SIZE */, 0,
+                              (UWord)len, 0, 0, 0, 0);
+#endif
+   return sr_isError(r) ? sr_Err(r) : 0;
+}
+
+/* The finished temporary file tmp could not be renamed over file (err): in
+   a sticky folder such as /tmp the file belongs to another user (EPERM),
+   or it is a mount point (a file bind-mounted into a container: EBUSY).
+   Upstream, which opens the file itself, writes it in place; so does
+   this, with a warning, where it is a regular file that may be written:
+   opened without following a link or waiting (its owner may have put a
+   link or a FIFO there since), its room reserved first (a bind-mounted
+   file lives on another file system, which may be full: the file then
+   stays as it was), written from its start, cut to the profile's length
+   and synced.  0, or the errno to report, the rename's when the file is
+   not written (*why_more, when not NULL, is the open's or reservation's
+   reason, another one); *cut set when the write failed after the file was
+   touched: it is then emptied, and the temporary file holds the only
+   whole profile. */
+static UWord cg_rewrite_in_place(const HChar *file, const HChar *tmp,
+                                 const HChar *path, UWord err,
+                                 const CgPrepared *prepared, const CgTotals *tot,
+                                 const struct cg_part_text *part, Bool *cut,
+                                 UWord *why_more)
+{
+   struct vg_stat ts, st;
+
+   if ((err != VKI_EPERM && err != VKI_EACCES && err != VKI_EBUSY)
+       || sr_isError(VG_(stat)(tmp, &ts)))
       return err;
-   SysRes sres = VG_(open)(file, VKI_O_WRONLY | VKI_O_TRUNC, 0);
-   if (sr_isError(sres))
+   SysRes sres = VG_(open)(file, VKI_O_WRONLY | VKI_O_NONBLOCK | CG_O_NOFOLLOW, 0);
+   if (sr_isError(sres)) {
+      if (sr_Err(sres) != err)
+         *why_more = sr_Err(sres);
       return err;
+   }
    Int fd = cg_fd_high((Int)sr_Res(sres));
+   UWord e = 0;
+   if (VG_(fstat)(fd, &st) != 0 || !VKI_S_ISREG(st.mode)) {
+      VG_(close)(fd);
+      return err;                /* not a regular file (any more) */
+   }
+   e = cg_reserve(fd, ts.size);
+   if (e == VKI_ENOSPC || e == VKI_EDQUOT || e == VKI_EFBIG) {
+      VG_(close)(fd);
+      *why_more = e;
+      return err;
+   }
    VG_(umsg)("warning: cannot replace '%s': %s; writing it in place, "
              "not atomically\n", path, cg_strerror(err));
+   *cut = True;
    cg_lock_output(fd, CG_F_WRLCK);
-   err = (UWord)cg_write_profile(fd, prepared, tot, part);
+   e = (UWord)cg_write_profile(fd, prepared, tot, part);
+   if (e == 0) {
+      Off64T end = VG_(lseek)(fd, 0, VKI_SEEK_CUR);
+      e = end < 0 ? VKI_EIO : cg_ftruncate(fd, (ULong)end);
+   }
+   if (e == 0) {
+      SysRes r = cg_syscall2(__NR_fsync, (UWord)fd, 0);
+      if (sr_isError(r) && sr_Err(r) != VKI_EINVAL)
+         e = sr_Err(r);
+   }
+   if (e != 0)
+      cg_ftruncate(fd, 0);       /* never a mixture of old and new */
    cg_lock_output(fd, CG_F_UNLCK);
    VG_(close)(fd);
-   return err;
+   return e;
 }
 
 /* Writes the profile to path so that it is complete or absent, following
@@ -1169,18 +1227,34 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
       if (err == 0 && tmp)
          err = cg_commit_output(fd, tmp, file, &in_rename);
       VG_(close)(fd);
+      Bool cut = False;
+      UWord why_more = 0;
       if (in_rename) {
          /* Not renamed: written in place instead, if it can be. */
-         err = cg_rewrite_in_place(file, path, err, &prepared, tot, part);
+         err = cg_rewrite_in_place(file, tmp, path, err, &prepared, tot, part,
+                                   &cut, &why_more);
          if (err == 0)
             VG_(unlink)(tmp);
       }
       if (err != 0) {
-         cg_report_lost("writing output data file", path, " failed",
-                        cg_strerror(err));
-         ok = False;
-         if (tmp)
+         if (cut) {
+            /* The only whole profile is the temporary file's: kept. */
+            VG_(umsg)("error: writing output data file '%s' in place failed: "
+                      "%s\n", path, cg_strerror(err));
+            VG_(umsg)("       ... the profile is kept in '%s'.\n", tmp);
+         } else if (why_more) {
+            VG_(umsg)("error: writing output data file '%s' failed: cannot "
+                      "replace it (%s), nor write it in place: %s\n", path,
+                      cg_strerror(err), cg_strerror(why_more));
+            VG_(umsg)("       ... so detailed results will be missing.\n");
             VG_(unlink)(tmp);
+         } else {
+            cg_report_lost("writing output data file", path, " failed",
+                           cg_strerror(err));
+            if (tmp)
+               VG_(unlink)(tmp);
+         }
+         ok = False;
          if (err == VKI_EFBIG)
             cg_drop_signal(VKI_SIGXFSZ);
          if (err == VKI_EPIPE) {
@@ -1231,21 +1305,27 @@ Bool cg_out_file_expandable(void)
    return True;
 }
 
-static HChar *out_file_name;
+/* The expanded output name of this image's first file (cg_out_file_name),
+   owned here; NULL before it and after cg_out_file_forget(). */
+static HChar *cg_out_name;
 
 HChar *cg_out_file_name(void)
 {
-   if (!out_file_name)
-      out_file_name = VG_(expand_file_name)("--cachegrind-out-file",
-                                            cfg->out_file);
-   return VG_(strdup)("cg.main.outname", out_file_name);
+   if (!cg_out_name)
+      cg_out_name = VG_(expand_file_name)("--cachegrind-out-file", cfg->out_file);
+   return VG_(strdup)("cg.main.outname", cg_out_name);
+}
+
+Bool cg_out_file_named(void)
+{
+   return cg_out_name != NULL;
 }
 
 void cg_out_file_forget(void)
 {
-   if (out_file_name)
-      VG_(free)(out_file_name);
-   out_file_name = NULL;
+   if (cg_out_name)
+      VG_(free)(cg_out_name);
+   cg_out_name = NULL;
 }
 
 Bool cg_out_is_special(const HChar *base)
@@ -1261,7 +1341,9 @@ Bool cg_out_file_special(void)
 {
    if (!cg_out_file_expandable())
       return False;
-   HChar *base = cg_out_file_name();
+   /* A question, not a file: the name is not fixed by it. */
+   HChar *base = cg_out_name ? VG_(strdup)("cg.main.outname", cg_out_name)
+                 : VG_(expand_file_name)("--cachegrind-out-file", cfg->out_file);
    Bool special = cg_out_is_special(base);
    VG_(free)(base);
    return special;

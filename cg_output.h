@@ -60,6 +60,7 @@ HChar *cg_pre_exec_name(void);
    across names.  A new string the caller frees.  cg_out_file_forget()
    drops it (a forked child: its own pid, maybe a name of its own). */
 HChar *cg_out_file_name(void);
+Bool cg_out_file_named(void);
 void cg_out_file_forget(void);
 /* Whether the output-file format expands without an error.  The core's
    expander exits on errors, which must not happen while the program runs

@@ -481,6 +481,9 @@ void cg_parts_print_summary(void)
 /* The pre-exec files just written, removed if the exec fails (an XArray
    of strings it owns), or NULL. */
 static XArray *pre_exec_paths;
+/* Whether the pre-exec profile fixed the output name (no file before
+   it): a failed exec, which removes it, leaves the name free again. */
+static Bool pre_exec_named;
 
 /* The slot of VG_(args_for_valgrind) that holds the --part-base option
    this process added, or -1.  The core passes these options on at an
@@ -503,6 +506,7 @@ static void cg_set_part_base_arg(UInt n)
 
 void cg_parts_pre_exec(void)
 {
+   pre_exec_named = !cg_out_file_named();
    HChar *base = cg_pre_exec_name();
    if (!base)
       return;
@@ -542,6 +546,8 @@ void cg_parts_exec_failed(void)
    }
    VG_(deleteXA)(pre_exec_paths);
    pre_exec_paths = NULL;
+   if (pre_exec_named)
+      cg_out_file_forget();
 }
 
 void cg_parts_atfork_child(ThreadId tid)

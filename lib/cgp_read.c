@@ -1358,7 +1358,9 @@ static int read_file(struct rstate *s)
  * it is read raises SIGBUS where this one reads past the new end.  While
  * such a file is read, the handler below jumps back to read_mapped(),
  * which reports the file as unreadable; a SIGBUS anywhere else gets the
- * default action, as without the handler.  Library state, set and cleared
+ * action it had before, as without the handler (a fault by faulting again,
+ * a SIGBUS another process sent -- kill -BUS -- by being raised again: it
+ * was lost, and the program went on).  Library state, set and cleared
  * by read_mapped() (one file is read at a time): where to jump, and the
  * mapping's bounds.
  */
@@ -1369,11 +1371,14 @@ static struct sigaction bus_old;  /* the action before read_mapped()'s */
 static void on_sigbus(int sig, siginfo_t *si, void *ctx)
 {
 	const char *a = si->si_addr;
+	int sent = si->si_code <= 0;     /* SI_USER, SI_TKILL, SI_QUEUE ... */
 
 	(void)ctx;
-	if (bus_jump && a >= bus_lo && a < bus_hi)
+	if (!sent && bus_jump && a >= bus_lo && a < bus_hi)
 		siglongjmp(*bus_jump, 1);
-	sigaction(sig, &bus_old, NULL);  /* the access faults again, as before */
+	sigaction(sig, &bus_old, NULL);  /* a fault: the access faults again */
+	if (sent)
+		raise(sig);              /* delivered when the handler returns */
 }
 
 /* The error after a SIGBUS on the mapped file: what it became. */

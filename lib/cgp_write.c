@@ -851,28 +851,57 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
  * (errno e): in a sticky folder such as /tmp the target belongs to another
  * user (EPERM), or it is a mount point (a file bind-mounted into a
  * container: EBUSY).  Upstream opens the file itself and so rewrites it in
- * place; so does this, copying the temporary file into it, where the file
- * is writable.  0 (the file holds the output; warn says so), or the errno
- * to report: e when the file cannot be opened, else the copy's (the file
- * then holds a clean prefix of the output, as any in-place write that
- * fails).
+ * place; so does this, copying the temporary file into it, where it is a
+ * regular file that may be written: opened without following a link or
+ * waiting (its owner may have put a link or a FIFO there since), and its
+ * room reserved first (a bind-mounted file lives on another file system,
+ * which may be full), so that a lack of space leaves it untouched.
+ * Returns 0 (the file holds the output, the temporary file is gone, warn
+ * says so); COPY_UNTOUCHED (the file as it was, err says why); or
+ * COPY_CUT (the copy failed after the file was cut: it holds a clean
+ * prefix of the output, and the temporary file, the only whole output, is
+ * kept and named in err).
  */
-static int copy_in_place(struct cgp_outfile *o, int e, struct cgp_error *warn)
+enum { COPY_UNTOUCHED = 1, COPY_CUT };
+
+static int copy_in_place(struct cgp_outfile *o, int e, struct cgp_error *warn,
+			 struct cgp_error *err)
 {
 	char buf[1 << 16];
+	struct stat ts, st;
 	off_t done = 0;
 	ssize_t n;
 	int in, fd, r = 0;
 
 	if (e != EPERM && e != EACCES && e != EBUSY)
-		return e;
+		return cgp_error_sys(err, CGP_EIO, e, "cannot write '%s'", o->name), COPY_UNTOUCHED;
 	in = open(o->tmp, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return e;
-	fd = open(o->path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
+	if (in < 0 || fstat(in, &ts)) {
+		r = errno;
+		if (in >= 0)
+			close(in);
+		return cgp_error_sys(err, CGP_EIO, r, "cannot write '%s': cannot replace it "
+				     "(%s), nor read its temporary file", o->name,
+				     strerror(e)), COPY_UNTOUCHED;
+	}
+	fd = open(o->path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode)))
+		r = EINVAL;      /* not a regular file (any more): not written */
+	else if (fd < 0)
+		r = errno;
+	else if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, ts.st_size) &&
+		 (errno == ENOSPC || errno == EDQUOT || errno == EFBIG))
+		r = errno;       /* (a file system without fallocate: copied) */
+	if (r) {
 		close(in);
-		return e;
+		if (fd >= 0)
+			close(fd);
+		if (r == e || r == EINVAL)
+			return cgp_error_sys(err, CGP_EIO, e, "cannot write '%s'", o->name),
+			       COPY_UNTOUCHED;
+		return cgp_error_sys(err, CGP_EIO, r, "cannot write '%s': cannot replace it "
+				     "(%s), nor write it in place", o->name, strerror(e)),
+		       COPY_UNTOUCHED;
 	}
 	while ((n = read(in, buf, sizeof buf)) != 0) {
 		if (n < 0 && errno == EINTR)
@@ -890,17 +919,18 @@ static int copy_in_place(struct cgp_outfile *o, int e, struct cgp_error *warn)
 		r = errno;
 	if (close(fd) && !r && errno != EINTR)
 		r = errno;
-	if (!r) {
-		unlink(o->tmp);
-		cgp_error_sys(warn, CGP_EIO, e, "cannot replace '%s'", o->name);
-	}
-	return r;
+	if (r)
+		return cgp_error_sys(err, CGP_EIO, r, "cannot write '%s' in place (the "
+				     "output is kept in '%s')", o->name, o->tmp), COPY_CUT;
+	unlink(o->tmp);
+	cgp_error_sys(warn, CGP_EIO, e, "cannot replace '%s'", o->name);
+	return 0;
 }
 
 int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *warn,
 		       struct cgp_error *err)
 {
-	int e = 0, bad;
+	int e = 0, bad, copied;
 
 	/* In place, the held output is written now, and the old contents end
 	 * where the new ones do (after a failed write: a clean prefix of the
@@ -927,8 +957,18 @@ int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *warn,
 	if (close(o->out.fd) && !e && errno != EINTR)
 		e = errno;
 	o->out.fd = -1;
-	if (!e && o->tmp && rename(o->tmp, o->path))
-		e = copy_in_place(o, errno, warn);
+	if (!e && o->tmp && rename(o->tmp, o->path)) {
+		copied = copy_in_place(o, errno, warn, err);
+		if (copied == COPY_CUT) {
+			/* The only whole output is the temporary file: kept. */
+			free(o->tmp);
+			o->tmp = NULL;
+		}
+		if (copied) {
+			cgp_outfile_abort(o);
+			return CGP_EIO;
+		}
+	}
 	if (e) {
 		cgp_error_sys(err, CGP_EIO, e, "cannot write '%s'", o->name);
 		cgp_outfile_abort(o);

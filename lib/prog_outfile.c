@@ -34,12 +34,13 @@ static const char *volatile tmp_to_remove;
 static const int fault_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
 #define NFAULT (sizeof fault_signals / sizeof fault_signals[0])
 
-/* Blocks (how = SIG_BLOCK) or unblocks the stop signals and the faults
- * while the temporary file's name and tmp_to_remove disagree: a fault
- * signal sent by another process (kill -SEGV) then waits until the
- * handler knows the file.  A real fault in that window still ends the
- * program (the kernel does not let a blocked fault be held). */
-static void block_signals(int how)
+/* Blocks the stop signals and the faults (their mask before goes to
+ * *old, for restore_signals) while the temporary file's name and
+ * tmp_to_remove disagree: a fault signal sent by another process (kill
+ * -SEGV) then waits until the handler knows the file.  A real fault in
+ * that window still ends the program (the kernel does not let a blocked
+ * fault be held). */
+static void block_signals(sigset_t *old)
 {
 	sigset_t set;
 	size_t i;
@@ -49,7 +50,14 @@ static void block_signals(int how)
 		sigaddset(&set, stop_signals[i]);
 	for (i = 0; i < NFAULT; i++)
 		sigaddset(&set, fault_signals[i]);
-	sigprocmask(how, &set, NULL);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* The mask as it was before block_signals: signals the program was started
+ * with blocked stay blocked. */
+static void restore_signals(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
 /* Async-signal-safe: removes the partial temporary file, then lets the
@@ -104,24 +112,27 @@ static void catch_stop_signals(void)
  * the commit this does nothing). */
 static void remove_partial_output(void)
 {
-	block_signals(SIG_BLOCK);
+	sigset_t old;
+
+	block_signals(&old);
 	tmp_to_remove = NULL;
 	cgp_outfile_abort(current);
-	block_signals(SIG_UNBLOCK);
+	restore_signals(&old);
 }
 
 void prog_outfile_open(struct cgp_outfile *of, const char *path)
 {
 	struct cgp_error err = CGP_ERROR_INIT;
+	sigset_t old;
 	int rc;
 
-	block_signals(SIG_BLOCK);
+	block_signals(&old);
 	rc = cgp_outfile_open(of, path, &err);
 	if (rc == 0) {
 		tmp_to_remove = of->tmp;
 		catch_stop_signals();
 	}
-	block_signals(SIG_UNBLOCK);
+	restore_signals(&old);
 	if (rc)
 		die_cgp(&err);
 	current = of;
@@ -215,17 +226,19 @@ void prog_fault_leave(void)
 void prog_outfile_commit(struct cgp_outfile *of)
 {
 	struct cgp_error err = CGP_ERROR_INIT, warn = CGP_ERROR_INIT;
+	sigset_t old;
 	int rc;
 
 	/* A signal now finds either the temporary file or the complete
-	 * output under its name. */
-	block_signals(SIG_BLOCK);
+	 * output under its name.  A warning that it was written in place is
+	 * printed before a signal held meanwhile ends the program. */
+	block_signals(&old);
 	tmp_to_remove = NULL;
 	rc = cgp_outfile_commit(of, &warn, &err);
-	block_signals(SIG_UNBLOCK);
+	prog_replace_warning(&warn);
+	restore_signals(&old);
 	if (rc)
 		die_cgp(&err);
-	prog_replace_warning(&warn);
 }
 
 void prog_replace_warning(struct cgp_error *warn)

@@ -11,7 +11,7 @@ EXTRA_DIST += tests/cli/conformance.sh tests/cli/run-cli.sh tests/cli/cases \
 
 # cg_merge -o under signals, a read-only folder and a full file system.
 TESTS += tests/cli/merge-outfile.sh
-EXTRA_DIST += tests/cli/merge-outfile.sh tests/cli/signal-in-window.c
+EXTRA_DIST += tests/cli/merge-outfile.sh tests/cli/inject.c
 
 # A source file name that is not UTF-8, from the in-tree tool through the
 # three companions.

@@ -20,10 +20,25 @@
 #                            differ: just after the file is made (CALL
 #                            fchmod) and at the commit (rename); sent from
 #                            inside that call by a preloaded library
-#                            (tests/cli/signal-in-window.c).  No temporary
+#                            (tests/cli/inject.c).  No temporary
 #                            file may be left; the output is the old one
 #                            (fchmod) or the complete new one (rename: the
 #                            signal waits until it is done)
+#   window-sigaction-BUS     a SIGBUS sent while an input is read through
+#                            a mapping, whose own SIGBUS handler took it for
+#                            a fault elsewhere and dropped it (cg_merge went
+#                            on: the signal was lost, and the test, waiting
+#                            on a FIFO input, hung about one run in 400)
+#   rename-busy              (with the same library) a rename that is
+#                            refused (EBUSY, as for a file bind-mounted
+#                            into a container): the output copied into the
+#                            file in place, with a warning
+#   rename-busy-fifo, -link  ... and the name swapped for a FIFO without a
+#                            reader or a link before the copy: an error,
+#                            neither waited for nor followed
+#   rename-busy-copy-fails   ... and a copy that fails half-way: the
+#                            temporary file, the only whole output, kept
+#                            and named in the error
 #   signal-XFSZ              the same for a signal in the middle of writing
 #                            (a write beyond `ulimit -f`)
 #   readonly-*               a folder without write permission: an existing
@@ -100,6 +115,19 @@ signal_case() {
         return
     fi
     kill -s "$sig" "$pid"
+    # Bounded: a signal that does not end cg_merge is a failure with the
+    # process's state, not a hung test.
+    for i in $(seq 400); do
+        grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null || [ ! -e "/proc/$pid" ] && break
+        sleep 0.05
+    done
+    if [ -e "/proc/$pid" ] && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null; then
+        state=$(grep -E '^(State|SigPnd|ShdPnd|SigBlk|SigIgn|SigCgt):' "/proc/$pid/status" | tr '\n\t' '  ')
+        kill -KILL "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        fail "signal-$sig" "still running 20 s after the signal: $state"
+        return
+    fi
     wait "$pid"
     rc=$?
     if [ "$rc" != $((128 + num)) ]; then
@@ -124,23 +152,23 @@ signal_case ABRT 6
 # in five under load.  The preloaded library makes the moment certain.
 window_dir=$scratch/window-lib
 mkdir "$window_dir"
-if ! ${CC:-cc} -shared -fPIC -o "$window_dir/sigwin.so" "$here/signal-in-window.c" -ldl \
+if ! ${CC:-cc} -shared -fPIC -o "$window_dir/inject.so" "$here/inject.c" -ldl \
         2>"$window_dir/cc.err"; then
-    for c in fchmod-SEGV fchmod-TERM rename-SEGV rename-TERM; do
+    for c in fchmod-SEGV fchmod-TERM rename-SEGV rename-TERM sigaction-BUS; do
         skip "window-$c" "cannot build a preloaded library with ${CC:-cc}: $(head -n 1 "$window_dir/cc.err")"
     done
 else
-    for c in fchmod:SEGV:11 fchmod:TERM:15 rename:SEGV:11 rename:TERM:15; do
+    for c in fchmod:SEGV:11 fchmod:TERM:15 rename:SEGV:11 rename:TERM:15 sigaction:BUS:7; do
         call=${c%%:*} sig=${c#*:} num=${sig#*:} sig=${sig%:*}
         new_case "window-$call-$sig"
-        (ulimit -c 0 && SIGNAL_IN_CALL=$call SIGNAL_IN_NUM=$num LD_PRELOAD="$window_dir/sigwin.so" \
-            exec "$merge" -o out.cgout p.cgout 2>err) 2>/dev/null
+        { (ulimit -c 0 && INJECT_SIGNAL_IN=$call INJECT_SIGNAL=$num LD_PRELOAD="$window_dir/inject.so" \
+            exec "$merge" -o out.cgout p.cgout 2>err); } 2>/dev/null
         rc=$?
         if [ "$rc" != $((128 + num)) ]; then
             fail "window-$call-$sig" "exit $rc, expected $((128 + num))"
         elif ls out.cgout.tmp.* >/dev/null 2>&1; then
             fail "window-$call-$sig" "temporary file left: $(ls)"
-        elif [ "$call" = fchmod ] && [ "$(cat out.cgout)" != 'old contents' ]; then
+        elif [ "$call" != rename ] && [ "$(cat out.cgout)" != 'old contents' ]; then
             fail "window-$call-$sig" "out.cgout changed before anything was written"
         elif [ "$call" = rename ] && ! cmp -s out.cgout p.cgout; then
             fail "window-$call-$sig" "out.cgout is not the new output, complete (the signal waits for the rename)"
@@ -148,6 +176,45 @@ else
             pass "window-$call-$sig"
         fi
     done
+    # A rename refused (EBUSY: a file bind-mounted into a container): the
+    # output is copied into the file in place, with a warning.
+    new_case rename-busy
+    INJECT_RENAME_ERRNO=16 LD_PRELOAD="$window_dir/inject.so" "$merge" -o out.cgout p.cgout 2>err
+    rc=$?
+    if [ "$rc" != 0 ] || ! cmp -s out.cgout p.cgout || ls out.cgout.tmp.* >/dev/null 2>&1 ||
+       ! grep -q -x "cg_merge: warning: cannot replace 'out.cgout': Device or resource busy; writing it in place, not atomically" err; then
+        fail rename-busy "exit $rc, files: $(ls | tr '\n' ' ')"
+    else
+        pass rename-busy
+    fi
+    # ... and the name became a FIFO without a reader, or a link, before the
+    # copy: neither waited for (for ever) nor followed.
+    for swap in fifo link; do
+        new_case "rename-busy-$swap"
+        echo 'victim contents' > victim
+        INJECT_RENAME_ERRNO=16 INJECT_RENAME_SWAP=$swap LD_PRELOAD="$window_dir/inject.so" \
+            timeout -s KILL 20 "$merge" -o out.cgout p.cgout 2>err
+        rc=$?
+        if [ "$rc" != 1 ] || [ "$(cat victim)" != 'victim contents' ] || ls out.cgout.tmp.* >/dev/null 2>&1 ||
+           ! grep -q -x "cg_merge: error: cannot write 'out.cgout'.*" err; then
+            fail "rename-busy-$swap" "exit $rc (137: waited for a reader), files: $(ls | tr '\n' ' ')"
+        else
+            pass "rename-busy-$swap"
+        fi
+    done
+    # ... and the copy fails half-way (EIO): the file was cut, so the
+    # temporary file, the only whole output, is kept and named.
+    new_case rename-busy-copy-fails
+    INJECT_RENAME_ERRNO=16 INJECT_WRITE_ERRNO=5 LD_PRELOAD="$window_dir/inject.so" \
+        "$merge" -o out.cgout p.cgout 2>err
+    rc=$?
+    kept=$(ls out.cgout.tmp.* 2>/dev/null)
+    if [ "$rc" != 1 ] || [ -z "$kept" ] || ! cmp -s "$kept" p.cgout ||
+       ! grep -q -x "cg_merge: error: cannot write 'out.cgout' in place (the output is kept in '$kept'): Input/output error" err; then
+        fail rename-busy-copy-fails "exit $rc, files: $(ls | tr '\n' ' ')"
+    else
+        pass rename-busy-copy-fails
+    fi
 fi
 
 # --- a signal in the middle of writing ------------------------------------
