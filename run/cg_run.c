@@ -135,6 +135,11 @@ static const char *parse_env(const char *v)
 		return "expected NAME=VALUE";
 	if (!strncmp(v, "VALGRIND_LIB=", 13) || !strncmp(v, "VALGRIND_LAUNCHER=", 18))
 		return "cg_run sets this variable itself (use --tool-dir)";
+	/* Valgrind reads it, behind cg_run's back (--trace-children=yes
+	 * there ran an exec'd program under another Cachegrind). */
+	if (!strncmp(v, "VALGRIND_OPTS=", 14))
+		return "Valgrind would read it: put Valgrind's options on cg_run's "
+		       "command line";
 	return NULL;
 }
 
@@ -491,7 +496,7 @@ static int repeat_runs(const struct run_config *c, const struct run_target *t,
 			snprintf(suffix, sizeof suffix, ".run%lu", k);
 			/* Only profiles that pair up are kept under run 1's
 			 * names. */
-			if (rc == RUN_SET_COUNTS)
+			if (rc == RUN_SET_COUNTS && !run_output_is_stream())
 				run_set_keep(&s, names, suffix);
 			return RUN_DIFFER;
 		}

@@ -127,6 +127,9 @@ void run_set_release(struct run_set *s);
  * thread suffixes.
  * An xmalloc'd array of xmalloc'd names. */
 char **run_set_names(const struct run_set *s, const struct run_config *c);
+/* Whether run_set_names found the output a device, FIFO or socket: every
+ * name is that output, and no run's profiles are kept beside it. */
+int run_output_is_stream(void);
 /* What run_set_compare finds: the same profiles, profiles that pair up
  * but whose records differ, or profiles that do not pair up (another
  * number of them, or of parts or threads). */

@@ -336,8 +336,10 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 	caught_from_tty = info && info->si_code == SI_KERNEL &&
 			  (sig == SIGINT || sig == SIGQUIT);
 	ncaught++;
-	if (child > 0 && !caught_from_tty)
+	if (child > 0 && !caught_from_tty) {
 		kill(child, sig);
+		kill(child, SIGCONT);    /* stopped, it would not act on it */
+	}
 }
 
 /* Every signal whose default action ends a program, but SIGPIPE (which
@@ -489,15 +491,19 @@ static void signal_run(int sig, long skip, long skip_pid)
 			}
 		} while (grew);
 		for (i = 0; i < n; i++) {
-			int done = !ours[i] || procs[3 * i + 2] == skip ||
-				   procs[3 * i] == skip_pid;
+			int done = !ours[i];
 			for (j = 0; j < nsent && !done; j++)
 				done = sent[j] == procs[3 * i];
 			if (done)
 				continue;
 			sent = xrealloc(sent, nsent + 1, sizeof *sent);
 			sent[nsent++] = procs[3 * i];
-			kill((pid_t)procs[3 * i], sig);
+			if (procs[3 * i + 2] != skip && procs[3 * i] != skip_pid)
+				kill((pid_t)procs[3 * i], sig);
+			/* A stopped process (raise(SIGSTOP), a debugger's
+			 * stop) acts on it only when continued: it was
+			 * waited for until someone sent SIGCONT. */
+			kill((pid_t)procs[3 * i], SIGCONT);
 		}
 		free(ours);
 		free(procs);

@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cgp.h"
 #include "prog.h"
@@ -171,6 +173,33 @@ static int profile_cmp(const void *x, const void *y)
 	return (a->thread > b->thread) - (a->thread < b->thread);
 }
 
+/* A name "<profile name>.tmp.<pid>.<random>": the temporary file of a
+ * tool that was killed while it wrote that profile (*r: which). */
+static int is_temporary(const char *name, struct run_profile *r)
+{
+	const char *t = strstr(name, ".tmp.");
+	char *head;
+	int ok;
+
+	if (!t)
+		return 0;
+	head = xmalloc((size_t)(t - name) + 1, 1);
+	memcpy(head, name, (size_t)(t - name));
+	head[t - name] = '\0';
+	ok = parse_name(head, r);
+	free(head);
+	return ok;
+}
+
+static void unlink_quietly(const char *dir, const char *name)
+{
+	char *path = xmalloc(strlen(dir) + strlen(name) + 2, 1);
+
+	sprintf(path, "%s/%s", dir, name);
+	unlink(path);
+	free(path);
+}
+
 void run_set_list(struct run_set *s, const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -190,6 +219,14 @@ void run_set_list(struct run_set *s, const char *dir)
 			s->p = xrealloc(s->p, cap, sizeof *s->p);
 		}
 		r = &s->p[s->n];
+		if (!parse_name(e->d_name, r) && is_temporary(e->d_name, r)) {
+			/* Its profile is missing, as when it could not be
+			 * written; the others are kept. */
+			warning("process %ld was killed while its tool wrote its profile: "
+				"that profile is lost", r->pid);
+			unlink_quietly(dir, e->d_name);
+			continue;
+		}
 		if (!parse_name(e->d_name, r))
 			die(1, "unexpected file '%s/%s' (not a profile name the tool writes)",
 			    dir, e->d_name);
@@ -225,6 +262,75 @@ static int has_pid(const struct run_config *c)
 	return differ;
 }
 
+/* Whether the output is a device, FIFO or socket (/dev/stdout, /dev/null):
+ * set by run_set_names. */
+static int output_is_stream;
+
+/* Whether path names an open descriptor: /dev/fd/N, /proc/<p>/fd/N. */
+static int fd_link(const char *path)
+{
+	const char *p = NULL;
+
+	if (!strncmp(path, "/dev/fd/", 8))
+		p = path + 8;
+	else if (!strncmp(path, "/proc/", 6) && (p = strchr(path + 6, '/')) &&
+		 !strncmp(p, "/fd/", 4))
+		p += 4;
+	else
+		return 0;
+	if (!*p)
+		return 0;
+	for (; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+/* As the tool decides it: whether path, its links followed up to a link
+ * of an open descriptor (/dev/stdout is /proc/self/fd/1, whatever that
+ * names: cg_run's own standard output is the run's), is a descriptor's
+ * link, a device, a FIFO or a socket. */
+/* A malloc'd copy of s. */
+static char *copy_of(const char *s)
+{
+	return strcpy(xmalloc(strlen(s) + 1, 1), s);
+}
+
+static int is_stream(const char *path)
+{
+	char *cur = copy_of(path), buf[4096];
+	struct stat st;
+	int hops, stream = 0;
+	ssize_t n;
+
+	for (hops = 0; hops < 40 && !(stream = fd_link(cur)); hops++) {
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			break;
+		n = readlink(cur, buf, sizeof buf - 1);
+		if (n < 0)
+			break;
+		buf[n] = '\0';
+		if (buf[0] != '/' && strrchr(cur, '/')) {
+			char *next = xmalloc((size_t)(strrchr(cur, '/') - cur) + (size_t)n + 2, 1);
+			sprintf(next, "%.*s/%s", (int)(strrchr(cur, '/') - cur), cur, buf);
+			free(cur);
+			cur = next;
+		} else {
+			free(cur);
+			cur = copy_of(buf);
+		}
+	}
+	if (!stream && stat(cur, &st) == 0)
+		stream = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
+	free(cur);
+	return stream;
+}
+
+int run_output_is_stream(void)
+{
+	return output_is_stream;
+}
+
 char **run_set_names(const struct run_set *s, const struct run_config *c)
 {
 	char **names = xmalloc(s->n + 1, sizeof *names);
@@ -238,6 +344,15 @@ char **run_set_names(const struct run_set *s, const struct run_config *c)
 		char *base = run_expand(c->out_file, s->p[i].pid, c->env, c->nenv, &why);
 		if (!base)
 			die(1, "--cachegrind-out-file: %s", why);
+		/* As the tool does, every profile of a run whose output is
+		 * a device or FIFO goes to it, in order, under no other
+		 * name: no file is made beside /dev/stdout. */
+		if (i == 0)
+			output_is_stream = is_stream(base);
+		if (output_is_stream) {
+			names[i] = base;
+			continue;
+		}
 		const struct run_profile *r = &s->p[i];
 		char *end = names[i] = xmalloc(strlen(base) + 96, 1);
 		end += sprintf(end, "%s", base);
@@ -316,6 +431,11 @@ static int compare_pair(const char *pa, const char *pb, unsigned long k, const c
 		die_cgp(&err);
 	r.events = a.events;
 	n = cgp_compare(&a, &b, on_diff, &r, &err);
+	if (n == CGP_EEVENTS && output_is_stream) {
+		prog_error("runs 1 and %lu differ: their profiles record different events", k);
+		n = 1;
+		goto out;
+	}
 	if (n == CGP_EEVENTS) {
 		prog_error("runs 1 and %lu differ: their profiles %s and %s.run%lu record different "
 		      "events", k, name, name, k);
@@ -325,7 +445,16 @@ static int compare_pair(const char *pa, const char *pb, unsigned long k, const c
 	if (n < 0)
 		die_cgp(&err);
 	summary_differs = memcmp(a.summary, b.summary, a.nev * sizeof *a.summary) != 0;
-	if (n || summary_differs) {
+	if ((n || summary_differs) && output_is_stream) {
+		prog_error("runs 1 and %lu differ: %ld line%s of %s (run %lu's not kept: the "
+			   "output is not a file)%s", k, n, n == 1 ? "" : "s", name, k,
+			   n ? "" : ": only their summary: lines");
+		if (r.text.s)
+			fputs(r.text.s, stderr);
+		if (n > SHOW_DIFFS)
+			fprintf(stderr, "  ... and %ld more\n", n - SHOW_DIFFS);
+		n = 1;
+	} else if (n || summary_differs) {
 		prog_error("runs 1 and %lu differ: %ld line%s of %s (run %lu's kept as %s.run%lu)%s",
 		      k, n, n == 1 ? "" : "s", name, k, name, k,
 		      n ? "" : ": only their summary: lines");
