@@ -107,7 +107,9 @@ static char *find_program(const char *name, const char *path)
 			die(1, "cannot run '%s': %s", name, strerror(errno));
 		return xstrdup(name);
 	}
-	for (p = path;; p = end + 1) {
+	/* An empty element is the working folder, but a PATH that is empty
+	 * as a whole holds none: Valgrind finds nothing in it. */
+	for (p = path; *path; p = end + 1) {
 		char *dir, *cand;
 		end = p + strcspn(p, ":");
 		dir = end == p ? strdup(".") : strndup(p, (size_t)(end - p));
