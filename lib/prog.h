@@ -21,6 +21,10 @@ __attribute__((noreturn, format(printf, 2, 3)))
 void die(int status, const char *fmt, ...);
 /* Dies with status 1 and the library's message. */
 __attribute__((noreturn)) void die_cgp(const struct cgp_error *e);
+/* fn (NULL: none) runs once when die() is called, after its message and
+ * before the exit: what the program must still save.  A die() inside fn
+ * ends the program at once. */
+void prog_on_die(void (*fn)(void));
 /* "<prog>: error: <msg>" on stderr.  Not named error(): an executable's
  * function of that name would take the place of glibc's error() for the
  * libraries (libdw calls it when out of memory, expecting it not to

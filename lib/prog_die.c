@@ -61,13 +61,24 @@ static void vmsg(const char *kind, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+static void (*die_hook)(void);
+
+void prog_on_die(void (*fn)(void))
+{
+	die_hook = fn;
+}
+
 void die(int status, const char *fmt, ...)
 {
+	void (*fn)(void) = die_hook;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vmsg("error", fmt, ap);
 	va_end(ap);
+	die_hook = NULL;
+	if (fn)
+		fn();
 	exit(status);
 }
 

@@ -468,6 +468,15 @@ static void check_room(const struct run_set *first, const struct run_set *s,
 		    s->n == 1 ? "" : "s", first->n, scratch, room, need);
 }
 
+/* An error during run 2 or later (a full scratch file system, a profile
+ * that cannot be read) does not lose run 1's complete profiles: they are
+ * kept under their names before cg_run exits. */
+static void keep_first_on_die(void)
+{
+	if (first_set && first_set->n && first_names)
+		run_set_keep(first_set, first_names, "");
+}
+
 /* Runs 2..N, each compared with run 1 (whose profiles are first, to be
  * kept under names); returns RUN_OK or RUN_DIFFER, having kept the
  * profiles of a run that differs beside run 1's. */
@@ -549,7 +558,9 @@ int main(int argc, char **argv)
 		die(1, "run 1: the program exited with %s, expected %d", status_text(status1, t1),
 		    c.expect_exit);
 	}
+	prog_on_die(keep_first_on_die);
 	rc = repeat_runs(&c, &t, &first, status1, names);
+	prog_on_die(NULL);
 	run_set_keep(&first, names, "");
 	/* A signal while the profiles were copied: they were all kept. */
 	if (run_caught()) {
