@@ -443,6 +443,24 @@ static const char *status_text(int status, char *buf)
 	return buf;
 }
 
+/* The free bytes of the scratch folder's file system, and (*need) the
+ * size of the largest of run 1's profiles (first); 0 if unknown. */
+static unsigned long long scratch_room(const struct run_set *first,
+				       unsigned long long *need)
+{
+	struct statvfs v;
+	struct stat st;
+	size_t i;
+
+	*need = 0;
+	if (statvfs(scratch, &v) != 0)
+		return 0;
+	for (i = 0; i < first->n; i++)
+		if (stat(first->p[i].path, &st) == 0 && (unsigned long long)st.st_size > *need)
+			*need = (unsigned long long)st.st_size;
+	return (unsigned long long)v.f_bavail * v.f_frsize;
+}
+
 /* Run k wrote fewer profiles than run 1 (first): if the scratch folder's
  * file system has no room left for the largest of run 1's, the tool could
  * not write them (its message says so above), which is an error, not a
@@ -450,22 +468,34 @@ static const char *status_text(int status, char *buf)
 static void check_room(const struct run_set *first, const struct run_set *s,
 		       unsigned long k)
 {
-	struct statvfs v;
-	struct stat st;
-	unsigned long long room, need = 0;
-	size_t i;
+	unsigned long long room, need;
 
-	if (s->n >= first->n || statvfs(scratch, &v) != 0)
+	if (s->n >= first->n)
 		return;
-	for (i = 0; i < first->n; i++)
-		if (stat(first->p[i].path, &st) == 0 && (unsigned long long)st.st_size > need)
-			need = (unsigned long long)st.st_size;
-	room = (unsigned long long)v.f_bavail * v.f_frsize;
-	if (room < need)
+	room = scratch_room(first, &need);
+	if (need && room < need)
 		die(1, "run %lu wrote %zu profile%s, run 1 %zu, and the file system of the "
 		       "scratch folder %s is full (%llu bytes free, run 1's largest profile "
 		       "has %llu): set TMPDIR to a folder with room", k, s->n,
 		    s->n == 1 ? "" : "s", first->n, scratch, room, need);
+}
+
+/* After run 1: a scratch folder's file system with no room for another
+ * profile as large as its largest means that one of its processes may
+ * have failed to write its profile (the tool's message says so above).
+ * cg_run cannot tell that from a process that wrote none, or from a last
+ * profile that just fitted: a warning, and the status is left alone (an
+ * error would fail runs whose profiles are all there). */
+static void check_room_first(const struct run_set *first)
+{
+	unsigned long long room, need;
+
+	room = scratch_room(first, &need);
+	if (need && room < need)
+		warning("the file system of the scratch folder %s is full after run 1 "
+			"(%llu bytes free, its largest profile has %llu): a profile may be "
+			"missing (see the tool's messages); set TMPDIR to a folder with room",
+			scratch, room, need);
 }
 
 /* An error during run 2 or later (a full scratch file system, a profile
@@ -559,6 +589,7 @@ int main(int argc, char **argv)
 		    c.expect_exit);
 	}
 	prog_on_die(keep_first_on_die);
+	check_room_first(&first);
 	rc = repeat_runs(&c, &t, &first, status1, names);
 	prog_on_die(NULL);
 	run_set_keep(&first, names, "");
