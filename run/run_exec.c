@@ -574,6 +574,42 @@ static void add_command(struct cgp_buf *b, long pid)
 	cgp_buf_addf(b, ": %.*s%s", (int)shown, line + start, shown < n - start ? "..." : "");
 }
 
+/* The processes an earlier run left running after its wait (a server that
+ * never ends): not this run's, neither waited for nor named again. */
+static long *left_over;
+static size_t nleft_over;
+
+static int is_left_over(long pid)
+{
+	size_t i;
+
+	for (i = 0; i < nleft_over; i++)
+		if (left_over[i] == pid)
+			return 1;
+	return 0;
+}
+
+/* How many of cg_run's children (the subreaper's: the program's own
+ * children that outlived it) belong to this run; with keep, they are
+ * remembered as left over. */
+static size_t run_children(int keep)
+{
+	long *procs = NULL, self = (long)getpid();
+	size_t n = list_processes(&procs), i, mine = 0;
+
+	for (i = 0; i < n; i++) {
+		if (procs[3 * i + 1] != self || is_left_over(procs[3 * i]))
+			continue;
+		mine++;
+		if (keep) {
+			left_over = xrealloc(left_over, nleft_over + 1, sizeof *left_over);
+			left_over[nleft_over++] = procs[3 * i];
+		}
+	}
+	free(procs);
+	return mine;
+}
+
 /* The processes of the run still running (children of cg_run, the
  * subreaper: the program's own children that outlived it), for the
  * warning: "pid 123: ./server --port 8000, pid 124: ...". */
@@ -585,7 +621,7 @@ static char *orphans_text(void)
 	int named = 0, more = 0;
 
 	for (i = 0; i < n; i++) {
-		if (procs[3 * i + 1] != self)
+		if (procs[3 * i + 1] != self || is_left_over(procs[3 * i]))
 			continue;
 		if (named == RUN_ORPHANS_NAMED) {
 			more++;
@@ -674,8 +710,8 @@ int run_once(const struct run_config *c, const struct run_target *t,
 		w = waitpid(-1, &ost, WNOHANG);
 		if (w > 0 || (w < 0 && errno == EINTR))
 			continue;
-		if (w < 0)
-			break;          /* none left */
+		if (w < 0 || (nleft_over && !run_children(0)))
+			break;          /* none left (but an earlier run's) */
 		if (i >= RUN_ORPHAN_WAIT_MS) {
 			char *who = orphans_text();
 
@@ -683,6 +719,7 @@ int run_once(const struct run_config *c, const struct run_target *t,
 				"(%s): its profile will be missing", RUN_ORPHAN_WAIT_MS / 1000,
 				who ? who : "it could not be named");
 			free(who);
+			run_children(1);
 			break;
 		}
 		usleep(10000);
