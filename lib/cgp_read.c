@@ -1376,6 +1376,8 @@ static void on_sigbus(int sig, siginfo_t *si, void *ctx)
 	(void)ctx;
 	if (!sent && bus_jump && a >= bus_lo && a < bus_hi)
 		siglongjmp(*bus_jump, 1);
+	if (sent && !(bus_old.sa_flags & SA_SIGINFO) && bus_old.sa_handler == SIG_IGN)
+		return;                  /* ignored before: still ignored */
 	sigaction(sig, &bus_old, NULL);  /* a fault: the access faults again */
 	if (sent)
 		raise(sig);              /* delivered when the handler returns */

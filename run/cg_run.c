@@ -354,6 +354,7 @@ static char **first_names;
  * A run 2 or later that did not end is said on stderr (unless -q). */
 static void end_interrupted(const struct run_config *c, int sig, unsigned long k)
 {
+	prog_on_die(NULL);      /* (this keeps them: not twice on an error) */
 	if (first_set && first_set->n) {
 		if (!first_names)
 			first_names = run_set_names(first_set, c);

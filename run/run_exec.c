@@ -42,6 +42,7 @@
 #include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "prog.h"
@@ -466,7 +467,8 @@ static size_t list_processes(long **pids)
  * subreaper).  The tool in each of them writes its profile as it ends.
  * Those in process group skip (a terminal's, which sent it to them too)
  * and the process skip_pid (which cg_run's handler sent it to) are left
- * out; -1 for none. */
+ * out; -1 for none.  Every one of them, those left out included, then
+ * gets a SIGCONT. */
 static void signal_run(int sig, long skip, long skip_pid)
 {
 	long *procs = NULL, *sent = NULL, self = (long)getpid();
@@ -575,9 +577,22 @@ static void add_command(struct cgp_buf *b, long pid)
 }
 
 /* The processes an earlier run left running after its wait (a server that
- * never ends): not this run's, neither waited for nor named again. */
+ * never ends): not this run's, neither waited for nor named again; a pid
+ * leaves the table when it is reaped (it may be reused).  Kept for
+ * cg_run's life. */
 static long *left_over;
 static size_t nleft_over;
+
+static void forget_left_over(long pid)
+{
+	size_t i;
+
+	for (i = 0; i < nleft_over; i++)
+		if (left_over[i] == pid) {
+			left_over[i] = left_over[--nleft_over];
+			return;
+		}
+}
 
 static int is_left_over(long pid)
 {
@@ -637,9 +652,20 @@ static char *orphans_text(void)
 	return b.s;
 }
 
+/* A monotonic clock in milliseconds: the wait for what outlives the
+ * program lasts its 10 s of time, however loaded the machine. */
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 int run_once(const struct run_config *c, const struct run_target *t,
 	     const char *out_template, long *root_pid)
 {
+	long long start_ms;
 	char **argv = xmalloc(c->nvg + c->nprog + 8, sizeof *argv), *out;
 	sigset_t prev, none, deflt;
 	posix_spawnattr_t attr;
@@ -702,17 +728,20 @@ int run_once(const struct run_config *c, const struct run_target *t,
 	 * written into the run's folder.  They are waited for up to
 	 * RUN_ORPHAN_WAIT_MS, never for ever (a server the program started
 	 * may never end); a signal caught meanwhile is passed on to them. */
-	for (i = 0; ; ) {
+	start_ms = now_ms();
+	for (;;) {
 		int ost;
 		pid_t w;
 
 		pass_on_caught();
 		w = waitpid(-1, &ost, WNOHANG);
+		if (w > 0)
+			forget_left_over((long)w);
 		if (w > 0 || (w < 0 && errno == EINTR))
 			continue;
 		if (w < 0 || (nleft_over && !run_children(0)))
 			break;          /* none left (but an earlier run's) */
-		if (i >= RUN_ORPHAN_WAIT_MS) {
+		if (now_ms() - start_ms >= RUN_ORPHAN_WAIT_MS) {
 			char *who = orphans_text();
 
 			warning("a process the program started is still running after %d s "
@@ -723,7 +752,6 @@ int run_once(const struct run_config *c, const struct run_target *t,
 			break;
 		}
 		usleep(10000);
-		i += 10;
 	}
 	free(out);
 	free(argv);

@@ -20,6 +20,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,15 +175,22 @@ static int profile_cmp(const void *x, const void *y)
 }
 
 /* A name "<profile name>.tmp.<pid>.<random>": the temporary file of a
- * tool that was killed while it wrote that profile (*r: which). */
-static int is_temporary(const char *name, struct run_profile *r)
+ * tool that was killed while it wrote that profile (*r: which), or of one
+ * still writing it (*alive set: a process that outlived the wait). */
+static int is_temporary(const char *name, struct run_profile *r, int *alive)
 {
 	const char *t = strstr(name, ".tmp.");
-	char *head;
+	char *head, *end;
+	long writer;
 	int ok;
 
 	if (!t)
 		return 0;
+	errno = 0;
+	writer = strtol(t + 5, &end, 10);
+	if (errno || writer <= 0 || *end != '.')
+		return 0;
+	*alive = kill((pid_t)writer, 0) == 0 || errno == EPERM;
 	head = xmalloc((size_t)(t - name) + 1, 1);
 	memcpy(head, name, (size_t)(t - name));
 	head[t - name] = '\0';
@@ -205,6 +213,7 @@ void run_set_list(struct run_set *s, const char *dir)
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	size_t cap = 0;
+	int alive;
 
 	s->p = NULL;
 	s->n = 0;
@@ -219,9 +228,14 @@ void run_set_list(struct run_set *s, const char *dir)
 			s->p = xrealloc(s->p, cap, sizeof *s->p);
 		}
 		r = &s->p[s->n];
-		if (!parse_name(e->d_name, r) && is_temporary(e->d_name, r)) {
+		if (!parse_name(e->d_name, r) && is_temporary(e->d_name, r, &alive)) {
 			/* Its profile is missing, as when it could not be
 			 * written; the others are kept. */
+			if (alive) {
+				warning("process %ld is still writing its profile: that "
+					"profile will be missing", r->pid);
+				continue;
+			}
 			warning("process %ld was killed while its tool wrote its profile: "
 				"that profile is lost", r->pid);
 			unlink_quietly(dir, e->d_name);
@@ -286,16 +300,16 @@ static int fd_link(const char *path)
 	return 1;
 }
 
-/* As the tool decides it: whether path, its links followed up to a link
- * of an open descriptor (/dev/stdout is /proc/self/fd/1, whatever that
- * names: cg_run's own standard output is the run's), is a descriptor's
- * link, a device, a FIFO or a socket. */
 /* A malloc'd copy of s. */
 static char *copy_of(const char *s)
 {
 	return strcpy(xmalloc(strlen(s) + 1, 1), s);
 }
 
+/* As the tool decides it: whether path, its links followed up to a link
+ * of an open descriptor (/dev/stdout is /proc/self/fd/1, whatever that
+ * names: cg_run's own standard output is the run's), is a descriptor's
+ * link, a device, a FIFO or a socket. */
 static int is_stream(const char *path)
 {
 	char *cur = copy_of(path), buf[4096];
@@ -321,7 +335,7 @@ static int is_stream(const char *path)
 		}
 	}
 	if (!stream && stat(cur, &st) == 0)
-		stream = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
+		stream = !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 	free(cur);
 	return stream;
 }
@@ -502,29 +516,44 @@ int run_set_compare(const struct run_set *a, const struct run_set *b,
 
 /* ---- keeping ---- */
 
-static void copy_file(const char *from, const char *to)
+/* Adds the contents of the file from to the output o (a failed write is
+ * kept by the output and reported by the commit). */
+static void copy_into(struct cgp_outfile *o, const char *from)
 {
-	struct cgp_outfile o;
-	struct cgp_error err = CGP_ERROR_INIT, warn = CGP_ERROR_INIT;
 	char buf[1 << 16];
 	size_t n;
 	FILE *in = fopen(from, "rb");
 
-	if (!in)
-		die(1, "cannot open '%s': %s", from, strerror(errno));
+	if (!in) {
+		int e = errno;
+		cgp_outfile_abort(o);
+		die(1, "cannot open '%s': %s", from, strerror(e));
+	}
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		cgp_out_add(&o->out, buf, n);
+	if (ferror(in)) {
+		int e = errno;
+		fclose(in);
+		cgp_outfile_abort(o);
+		die(1, "cannot read '%s': %s", from, strerror(e));
+	}
+	fclose(in);
+}
+
+/* Copies the n files from[] into the one file to, in order, complete or
+ * not at all. */
+static void copy_files(char *const *from, size_t n, const char *to)
+{
+	struct cgp_outfile o;
+	struct cgp_error err = CGP_ERROR_INIT, warn = CGP_ERROR_INIT;
+	size_t i;
+
 	if (cgp_outfile_open(&o, to, &err))
 		die_cgp(&err);
 	if (o.inplace)
 		warning("%s", o.warning.s);
-	/* A failed write is kept by the output and reported by the commit. */
-	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-		cgp_out_add(&o.out, buf, n);
-	if (ferror(in)) {
-		int e = errno;
-		cgp_outfile_abort(&o);
-		die(1, "cannot read '%s': %s", from, strerror(e));
-	}
-	fclose(in);
+	for (i = 0; i < n; i++)
+		copy_into(&o, from[i]);
 	if (cgp_outfile_commit(&o, &warn, &err))
 		die_cgp(&err);
 	prog_replace_warning(&warn);
@@ -534,10 +563,21 @@ void run_set_keep(const struct run_set *s, char *const *names, const char *suffi
 {
 	size_t i;
 
+	/* A stream (a FIFO, /dev/stdout) is opened once for all: reopened
+	 * per profile, a FIFO showed its reader an end of file after the
+	 * first, and the next open waited for a reader that had gone. */
+	if (output_is_stream && s->n) {
+		char **from = xmalloc(s->n, sizeof *from);
+		for (i = 0; i < s->n; i++)
+			from[i] = s->p[i].path;
+		copy_files(from, s->n, names[0]);
+		free(from);
+		return;
+	}
 	for (i = 0; i < s->n; i++) {
 		char *to = xmalloc(strlen(names[i]) + strlen(suffix) + 1, 1);
 		sprintf(to, "%s%s", names[i], suffix);
-		copy_file(s->p[i].path, to);
+		copy_files(&s->p[i].path, 1, to);
 		free(to);
 	}
 }
