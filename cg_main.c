@@ -377,7 +377,8 @@ static void cg_atfork_child(ThreadId tid)
       telling the tool. */
    threads_alive = 1;
    cg_parts_atfork_child(tid);
-   /* The parent's name had the parent's pid (%p); the child's is its own. */
+   /* The parent's name had the parent's pid (%p); the child's is its own
+      (cg_out_file_special, below, does not fix it). */
    cg_out_file_forget();
    /* A name that cannot be expanded is an error at exit, which then
       names the user's option, not the child's. */
@@ -390,7 +391,6 @@ static void cg_atfork_child(ThreadId tid)
       config.out_file points into it. */
    VG_(addToXA)(VG_(args_for_valgrind), &arg);
    config.out_file = arg + sizeof opt - 1;
-   cg_out_file_forget();
 }
 
 /*------------------------------------------------------------*/

@@ -583,25 +583,27 @@ static void add_command(struct cgp_buf *b, long pid)
 static long *left_over;
 static size_t nleft_over;
 
-static void forget_left_over(long pid)
+/* pid's place in left_over, or nleft_over if it is not there. */
+static size_t left_over_index(long pid)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < nleft_over; i++)
-		if (left_over[i] == pid) {
-			left_over[i] = left_over[--nleft_over];
-			return;
-		}
+	while (i < nleft_over && left_over[i] != pid)
+		i++;
+	return i;
 }
 
 static int is_left_over(long pid)
 {
-	size_t i;
+	return left_over_index(pid) < nleft_over;
+}
 
-	for (i = 0; i < nleft_over; i++)
-		if (left_over[i] == pid)
-			return 1;
-	return 0;
+static void forget_left_over(long pid)
+{
+	size_t i = left_over_index(pid);
+
+	if (i < nleft_over)
+		left_over[i] = left_over[--nleft_over];
 }
 
 /* How many of cg_run's children (the subreaper's: the program's own

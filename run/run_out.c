@@ -228,7 +228,10 @@ void run_set_list(struct run_set *s, const char *dir)
 			s->p = xrealloc(s->p, cap, sizeof *s->p);
 		}
 		r = &s->p[s->n];
-		if (!parse_name(e->d_name, r) && is_temporary(e->d_name, r, &alive)) {
+		if (!parse_name(e->d_name, r)) {
+			if (!is_temporary(e->d_name, r, &alive))
+				die(1, "unexpected file '%s/%s' (not a profile name the "
+				    "tool writes)", dir, e->d_name);
 			/* Its profile is missing, as when it could not be
 			 * written; the others are kept. */
 			if (alive) {
@@ -241,9 +244,6 @@ void run_set_list(struct run_set *s, const char *dir)
 			unlink_quietly(dir, e->d_name);
 			continue;
 		}
-		if (!parse_name(e->d_name, r))
-			die(1, "unexpected file '%s/%s' (not a profile name the tool writes)",
-			    dir, e->d_name);
 		r->path = xmalloc(strlen(dir) + strlen(e->d_name) + 2, 1);
 		sprintf(r->path, "%s/%s", dir, e->d_name);
 		s->n++;
@@ -459,25 +459,22 @@ static int compare_pair(const char *pa, const char *pb, unsigned long k, const c
 	if (n < 0)
 		die_cgp(&err);
 	summary_differs = memcmp(a.summary, b.summary, a.nev * sizeof *a.summary) != 0;
-	if ((n || summary_differs) && output_is_stream) {
-		prog_error("runs 1 and %lu differ: %ld line%s of %s (run %lu's not kept: the "
-			   "output is not a file)%s", k, n, n == 1 ? "" : "s", name, k,
-			   n ? "" : ": only their summary: lines");
+	if (n || summary_differs) {
+		if (output_is_stream)
+			prog_error("runs 1 and %lu differ: %ld line%s of %s (run %lu's not kept: "
+				   "the output is not a file)%s", k, n, n == 1 ? "" : "s", name,
+				   k, n ? "" : ": only their summary: lines");
+		else
+			prog_error("runs 1 and %lu differ: %ld line%s of %s (run %lu's kept as "
+				   "%s.run%lu)%s", k, n, n == 1 ? "" : "s", name, k, name, k,
+				   n ? "" : ": only their summary: lines");
 		if (r.text.s)
 			fputs(r.text.s, stderr);
 		if (n > SHOW_DIFFS)
 			fprintf(stderr, "  ... and %ld more\n", n - SHOW_DIFFS);
-		n = 1;
-	} else if (n || summary_differs) {
-		prog_error("runs 1 and %lu differ: %ld line%s of %s (run %lu's kept as %s.run%lu)%s",
-		      k, n, n == 1 ? "" : "s", name, k, name, k,
-		      n ? "" : ": only their summary: lines");
-		if (r.text.s)
-			fputs(r.text.s, stderr);
-		if (n > SHOW_DIFFS)
-			fprintf(stderr, "  ... and %ld more\n", n - SHOW_DIFFS);
-		fprintf(stderr, "  compare them with: cg_annotate --diff %s %s.run%lu\n", name,
-			name, k);
+		if (!output_is_stream)
+			fprintf(stderr, "  compare them with: cg_annotate --diff %s %s.run%lu\n",
+				name, name, k);
 		n = 1;
 	}
 out:
