@@ -657,8 +657,9 @@ static Bool cg_is_special_file(const HChar *file)
    if (sr_isError(VG_(stat)(file, &st)))
       return False;              /* absent: create it */
    /* A folder at the name is no stream: the parts and a child's profile
-      have names of their own, and the profile for the name itself is
-      lost (its rename: "Is a directory"). */
+      have names of their own, and the profile for the name itself stays
+      in its temporary file (its rename: "Is a directory"), named in the
+      error. */
    return !VKI_S_ISREG(st.mode) && !VKI_S_ISDIR(st.mode);
 }
 
@@ -1123,15 +1124,16 @@ static UWord cg_reserve(Int fd, ULong len)
    file lives on another file system, which may be full: the file then
    stays as it was), written from its start, cut to the profile's length
    and synced.  0, or the errno to report, the rename's when the file is
-   not written (*why_more, when not NULL, is the open's or reservation's
-   reason, another one); *cut set when the write failed after the file was
-   touched: it is then emptied, and the temporary file holds the only
-   whole profile. */
+   not written (*why_not is then why it was not written in place, when it
+   was tried: the open's or reservation's reason, or that the name is no
+   longer a regular file); *cut set when the write failed after the file
+   was touched: it is then emptied.  In both cases the temporary file holds
+   the only whole profile. */
 static UWord cg_rewrite_in_place(const HChar *file, const HChar *tmp,
                                  const HChar *path, UWord err,
                                  const CgPrepared *prepared, const CgTotals *tot,
                                  const struct cg_part_text *part, Bool *cut,
-                                 UWord *why_more)
+                                 const HChar **why_not)
 {
    struct vg_stat ts, st;
 
@@ -1141,19 +1143,20 @@ static UWord cg_rewrite_in_place(const HChar *file, const HChar *tmp,
    SysRes sres = VG_(open)(file, VKI_O_WRONLY | VKI_O_NONBLOCK | CG_O_NOFOLLOW, 0);
    if (sr_isError(sres)) {
       if (sr_Err(sres) != err)
-         *why_more = sr_Err(sres);
+         *why_not = cg_strerror(sr_Err(sres));
       return err;
    }
    Int fd = cg_fd_high((Int)sr_Res(sres));
    UWord e = 0;
    if (VG_(fstat)(fd, &st) != 0 || !VKI_S_ISREG(st.mode)) {
       VG_(close)(fd);
-      return err;                /* not a regular file (any more) */
+      *why_not = "it is no longer a regular file";
+      return err;
    }
    e = cg_reserve(fd, ts.size);
    if (e == VKI_ENOSPC || e == VKI_EDQUOT || e == VKI_EFBIG) {
       VG_(close)(fd);
-      *why_more = e;
+      *why_not = cg_strerror(e);
       return err;
    }
    VG_(umsg)("warning: cannot replace '%s': %s; writing it in place, "
@@ -1228,26 +1231,28 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
          err = cg_commit_output(fd, tmp, file, &in_rename);
       VG_(close)(fd);
       Bool cut = False;
-      UWord why_more = 0;
+      const HChar *why_not = NULL;
       if (in_rename) {
          /* Not renamed: written in place instead, if it can be. */
          err = cg_rewrite_in_place(file, tmp, path, err, &prepared, tot, part,
-                                   &cut, &why_more);
+                                   &cut, &why_not);
          if (err == 0)
             VG_(unlink)(tmp);
       }
       if (err != 0) {
+         /* After a failed rename the temporary file holds the whole
+            profile, and it is the only copy: kept and named. */
          if (cut) {
-            /* The only whole profile is the temporary file's: kept. */
             VG_(umsg)("error: writing output data file '%s' in place failed: "
                       "%s\n", path, cg_strerror(err));
-            VG_(umsg)("       ... the profile is kept in '%s'.\n", tmp);
-         } else if (why_more) {
+         } else if (in_rename) {
             VG_(umsg)("error: writing output data file '%s' failed: cannot "
-                      "replace it (%s), nor write it in place: %s\n", path,
-                      cg_strerror(err), cg_strerror(why_more));
-            VG_(umsg)("       ... so detailed results will be missing.\n");
-            VG_(unlink)(tmp);
+                      "replace it (%s)%s%s\n", path, cg_strerror(err),
+                      why_not ? ", nor write it in place: " : "",
+                      why_not ? why_not : "");
+         }
+         if (in_rename) {
+            VG_(umsg)("       ... the profile is kept in '%s'.\n", tmp);
          } else {
             cg_report_lost("writing output data file", path, " failed",
                            cg_strerror(err));

@@ -724,11 +724,13 @@ struct cgp_outfile {
  * a signal handler may unlink() it. */
 int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *err);
 /* Flushes, syncs and renames (in place: truncates to the new length); on
- * any failure removes the temporary and returns CGP_EIO with "cannot write
- * 'name': strerror".  Where the rename is refused (a sticky folder, the
- * file another user's: EPERM; a mount point: EBUSY) the temporary file is
- * copied into the file in place, and warn gets "cannot replace 'name':
- * strerror" (for the program to print, with "writing it in place").  o
+ * a failure before the rename removes the temporary and returns CGP_EIO
+ * with "cannot write 'name': strerror".  Where the rename is refused (a
+ * sticky folder, the file another user's: EPERM; a mount point: EBUSY) the
+ * temporary file is copied into the file in place, and warn gets "cannot
+ * replace 'name': strerror" (for the program to print, with "writing it in
+ * place").  When the rename fails and the copy cannot be made, the
+ * temporary file, the only whole output, is kept and err names it.  o
  * holds nothing afterwards. */
 int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *warn,
 		       struct cgp_error *err);

@@ -858,9 +858,9 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
  * which may be full), so that a lack of space leaves it untouched.
  * Returns 0 (the file holds the output, the temporary file is gone, warn
  * says so); COPY_UNTOUCHED (the file as it was, err says why); or
- * COPY_CUT (the copy failed after the file was cut: it holds a clean
- * prefix of the output, and the temporary file, the only whole output, is
- * kept and named in err).
+ * COPY_CUT (the copy failed after the file was touched: it holds a clean
+ * prefix of the output, or nothing).  In both failures the temporary file holds the
+ * only whole output: it is kept, and err names it.
  */
 enum { COPY_UNTOUCHED = 1, COPY_CUT };
 
@@ -874,15 +874,18 @@ static int copy_in_place(struct cgp_outfile *o, int e, struct cgp_error *warn,
 	int in, fd, r = 0;
 
 	if (e != EPERM && e != EACCES && e != EBUSY)
-		return cgp_error_sys(err, CGP_EIO, e, "cannot write '%s'", o->name), COPY_UNTOUCHED;
+		return cgp_error_sys(err, CGP_EIO, e, "cannot write '%s' (the output is "
+				     "kept in '%s'): cannot replace it", o->name, o->tmp),
+		       COPY_UNTOUCHED;
 	in = open(o->tmp, O_RDONLY | O_CLOEXEC);
 	if (in < 0 || fstat(in, &ts)) {
 		r = errno;
 		if (in >= 0)
 			close(in);
-		return cgp_error_sys(err, CGP_EIO, r, "cannot write '%s': cannot replace it "
-				     "(%s), nor read its temporary file", o->name,
-				     strerror(e)), COPY_UNTOUCHED;
+		return cgp_error_sys(err, CGP_EIO, r, "cannot write '%s' (the output is "
+				     "kept in '%s'): cannot replace it (%s), nor read "
+				     "the kept file", o->name, o->tmp, strerror(e)),
+		       COPY_UNTOUCHED;
 	}
 	fd = open(o->path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode)))
@@ -896,11 +899,18 @@ static int copy_in_place(struct cgp_outfile *o, int e, struct cgp_error *warn,
 		close(in);
 		if (fd >= 0)
 			close(fd);
-		if (r == e || r == EINVAL)
-			return cgp_error_sys(err, CGP_EIO, e, "cannot write '%s'", o->name),
-			       COPY_UNTOUCHED;
-		return cgp_error_sys(err, CGP_EIO, r, "cannot write '%s': cannot replace it "
-				     "(%s), nor write it in place", o->name, strerror(e)),
+		if (r == EINVAL)
+			return cgp_error_set(err, CGP_EIO, "cannot write '%s' (the output is "
+					     "kept in '%s'): cannot replace it (%s), nor write "
+					     "it in place: it is no longer a regular file",
+					     o->name, o->tmp, strerror(e)), COPY_UNTOUCHED;
+		if (r == e)
+			return cgp_error_sys(err, CGP_EIO, e, "cannot write '%s' (the output "
+					     "is kept in '%s'): cannot replace it", o->name,
+					     o->tmp), COPY_UNTOUCHED;
+		return cgp_error_sys(err, CGP_EIO, r, "cannot write '%s' (the output is "
+				     "kept in '%s'): cannot replace it (%s), nor write "
+				     "it in place", o->name, o->tmp, strerror(e)),
 		       COPY_UNTOUCHED;
 	}
 	while ((n = read(in, buf, sizeof buf)) != 0) {
@@ -913,8 +923,14 @@ static int copy_in_place(struct cgp_outfile *o, int e, struct cgp_error *warn,
 		done += n;
 	}
 	close(in);
-	if (ftruncate(fd, done) && !r)
-		r = errno;
+	if (ftruncate(fd, done)) {
+		if (!r)
+			r = errno;
+		/* The old contents past the new: never a mixture of the two. */
+		if (ftruncate(fd, 0)) {
+			/* Nothing more to try: err names the whole output. */
+		}
+	}
 	if (!r && fsync(fd) && errno != EINVAL)
 		r = errno;
 	if (close(fd) && !r && errno != EINTR)
@@ -959,12 +975,10 @@ int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *warn,
 	o->out.fd = -1;
 	if (!e && o->tmp && rename(o->tmp, o->path)) {
 		copied = copy_in_place(o, errno, warn, err);
-		if (copied == COPY_CUT) {
+		if (copied) {
 			/* The only whole output is the temporary file: kept. */
 			free(o->tmp);
 			o->tmp = NULL;
-		}
-		if (copied) {
 			cgp_outfile_abort(o);
 			return CGP_EIO;
 		}

@@ -35,7 +35,9 @@
 #                            file in place, with a warning
 #   rename-busy-fifo, -link  ... and the name swapped for a FIFO without a
 #                            reader or a link before the copy: an error,
-#                            neither waited for nor followed
+#                            neither waited for nor followed, and the
+#                            temporary file, the only whole output, kept
+#                            and named in the error
 #   rename-busy-copy-fails   ... and a copy that fails half-way: the
 #                            temporary file, the only whole output, kept
 #                            and named in the error
@@ -195,8 +197,9 @@ else
         INJECT_RENAME_ERRNO=16 INJECT_RENAME_SWAP=$swap LD_PRELOAD="$window_dir/inject.so" \
             timeout -s KILL 20 "$merge" -o out.cgout p.cgout 2>err
         rc=$?
-        if [ "$rc" != 1 ] || [ "$(cat victim)" != 'victim contents' ] || ls out.cgout.tmp.* >/dev/null 2>&1 ||
-           ! grep -q -x "cg_merge: error: cannot write 'out.cgout'.*" err; then
+        kept=$(ls out.cgout.tmp.* 2>/dev/null)
+        if [ "$rc" != 1 ] || [ "$(cat victim)" != 'victim contents' ] || [ -z "$kept" ] || ! cmp -s "$kept" p.cgout ||
+           ! grep -q -x "cg_merge: error: cannot write 'out.cgout' (the output is kept in '$kept'): .*" err; then
             fail "rename-busy-$swap" "exit $rc (137: waited for a reader), files: $(ls | tr '\n' ' ')"
         else
             pass "rename-busy-$swap"
