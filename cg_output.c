@@ -36,12 +36,32 @@ typedef struct {
    HChar buf[1 << 16];
 } CgOut;
 
+static Bool cg_stop_pending(void);
+
+/* Linux's POLLOUT (<asm-generic/poll.h>), which vki lacks. */
+#define CG_POLLOUT 0x0004
+
 static void cg_out_flush(CgOut *o)
 {
    Int off = 0;
    while (off < o->used && o->err == 0) {
       /* VG_(write) returns -errno on failure. */
       Int n = VG_(write)(o->fd, o->buf + off, o->used - off);
+      if (n == -VKI_EAGAIN) {
+         /* A pipe or FIFO that the program (or another process sharing
+            it) made non-blocking, now full: the write of a plain open
+            would wait for its reader, so this waits too, in steps of
+            100 ms, so that a signal sent to stop the program ends the
+            wait (it is blocked while the tool runs).  Upstream opens
+            /dev/stdout again by name, with flags of its own. */
+         if (cg_stop_pending()) {
+            o->err = VKI_EINTR;
+            break;
+         }
+         struct vki_pollfd p = { .fd = o->fd, .events = CG_POLLOUT };
+         VG_(poll)(&p, 1, 100);
+         continue;
+      }
       if (n < 0)
          o->err = -n;
       else if (n == 0)

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,16 @@ int cgp_write_all(int fd, const void *p, size_t n)
 		ssize_t k = write(fd, q, n);
 		if (k < 0 && errno == EINTR)
 			continue;
+		if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			/* A pipe that another process sharing it made
+			 * non-blocking, now full: wait for its reader, as a
+			 * write would (upstream opens /dev/stdout by name). */
+			struct pollfd pf = { .fd = fd, .events = POLLOUT };
+
+			if (poll(&pf, 1, -1) < 0 && errno != EINTR)
+				return errno;
+			continue;
+		}
 		if (k < 0)
 			return errno;
 		if (k == 0)
