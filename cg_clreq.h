@@ -21,9 +21,14 @@
    the magic sequence, which ends a block, or where VEX cut a long block),
    so the first instruction of a block is also looked up backwards: a
    start marker at most 255 bytes before it whose sequence covers it.
-   Both markers must be present, with the same length, for a sequence to
-   count as one: nothing else in real code has two such patterns exactly L
-   bytes apart.  Only readable client memory is ever looked at. */
+   Both markers must be present, with the same length, and Valgrind's
+   magic sequence between them, for a sequence to count as one: two
+   no-ops of that shape exactly L bytes apart around other code are no
+   request, and that code is counted.  Only readable client memory is
+   ever looked at, and outside the page of the instruction (which VEX has
+   just read) only through cg_client_copy: a page may be readable by its
+   protection and still fault when read, as the page of a file mapping
+   past the file's end (the tool died of SIGBUS). */
 
 #ifndef CG_CLREQ_H
 #define CG_CLREQ_H
