@@ -29,7 +29,7 @@ struct cg_config {
    const HChar **toggle_collect;  /* --toggle-collect patterns, in the
                                      order given; owner: cg_main.c */
    UInt n_toggle_collect;
-   UInt part_base;             /* --part-base: parts taken before this
+   ULong part_base;             /* --part-base: parts taken before this
                                   image (the tool passes it across exec) */
 };
 

@@ -154,10 +154,10 @@ static Bool cg_process_cmd_line_option(const HChar *arg)
    else if VG_STR_CLO(arg, "--toggle-collect", str)
       cg_add_toggle_collect(arg, str);
    else if VG_STR_CLO(arg, "--part-base", str) {
-      ULong n = cg_parse_count(arg, str);
-      if (n > 1000000000)
-         VG_(fmsg_bad_option)(arg, "'%s' is too large\n", str);
-      config.part_base = (UInt)n;
+      /* Any count: the tool passes on what it read plus the parts
+         written, which a limit below the parser's would refuse at an
+         exec, stopping the program there. */
+      config.part_base = cg_parse_count(arg, str);
    }
    else
       return False;

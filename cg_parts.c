@@ -232,7 +232,8 @@ void cg_parts_thread_exited(ThreadId tid)
 /* Whether parts are written rather than one plain profile (cg_parts.h). */
 static Bool parts_on;
 /* Parts taken before this image (--part-base), parts this image wrote. */
-static UInt part_base, parts_done;
+static ULong part_base;
+static UInt parts_done;
 /* The totals of every part written so far: with the final part's, the
    totals the run prints. */
 static CgTotals run_tot;
@@ -248,15 +249,15 @@ static void cg_add_totals(CgTotals *a, const CgTotals *b)
 /* The file of part seq (0: unnumbered) of thread number thread (0: no
    thread suffix) for the output file base (base itself when it is a
    device: in_place, cg_out_is_special): a new string. */
-static HChar *cg_part_path(const HChar *base, Bool in_place, UInt seq,
+static HChar *cg_part_path(const HChar *base, Bool in_place, ULong seq,
                            UInt thread)
 {
-   HChar *path = VG_(malloc)("cg.parts.path", VG_(strlen)(base) + 32);
+   HChar *path = VG_(malloc)("cg.parts.path", VG_(strlen)(base) + 48);
    Int n = VG_(sprintf)(path, "%s", base);
    if (in_place)
       return path;
    if (seq)
-      n += VG_(sprintf)(path + n, ".%u", seq);
+      n += VG_(sprintf)(path + n, ".%llu", seq);
    if (thread)
       VG_(sprintf)(path + n, "-%02u", thread);
    return path;
@@ -264,12 +265,12 @@ static HChar *cg_part_path(const HChar *base, Bool in_place, UInt seq,
 
 /* Writes the bank of t as part number part_no to path, with trigger in
    its header; *tot gets its totals.  Whether the file was written. */
-static Bool cg_write_bank(const HChar *path, UInt part_no, const CgThread *t,
+static Bool cg_write_bank(const HChar *path, ULong part_no, const CgThread *t,
                           const HChar *trigger, CgTotals *tot)
 {
    struct cg_part_text part;
    HChar *desc = VG_(malloc)("cg.parts.desc", VG_(strlen)(trigger) + 96);
-   Int n = VG_(sprintf)(desc, "desc: Part: %u\n", part_no);
+   Int n = VG_(sprintf)(desc, "desc: Part: %llu\n", part_no);
    if (t->number)
       n += VG_(sprintf)(desc + n, "desc: Thread: %u\n", t->number);
    VG_(sprintf)(desc + n, "desc: Trigger: %s\n", trigger);
@@ -281,6 +282,16 @@ static Bool cg_write_bank(const HChar *path, UInt part_no, const CgThread *t,
    return ok;
 }
 
+/* The number of this image's part after the next (k) ones: parts_done + k
+   after --part-base, saturated at the largest count the option takes
+   (2^63 - 1: reached only from a base chosen that high). */
+static ULong cg_part_number(UInt k)
+{
+   const ULong max = (1ULL << 63) - 1;
+   ULong n = (ULong)parts_done + k;
+   return part_base > max - n ? max : part_base + n;
+}
+
 /* Writes a part to base (numbered: "<base>.<k>"; else base itself): a
    file for each thread with counts and for the running one.  consume: the
    part is taken (its counts leave the banks and join the run's totals);
@@ -290,7 +301,7 @@ static void cg_write_part(const HChar *base, Bool numbered,
                           const HChar *trigger, Bool consume,
                           XArray *written)
 {
-   UInt part_no = part_base + parts_done + 1;
+   ULong part_no = cg_part_number(1);
    Bool in_place = cg_out_is_special(base);
 
    parts_on = True;
@@ -491,10 +502,10 @@ static Bool pre_exec_named;
 static Word part_base_arg = -1;
 
 /* Makes the next image (after an exec) number its parts after n. */
-static void cg_set_part_base_arg(UInt n)
+static void cg_set_part_base_arg(ULong n)
 {
-   HChar *arg = VG_(malloc)("cg.parts.arg", 32);
-   VG_(sprintf)(arg, "--part-base=%u", n);
+   HChar *arg = VG_(malloc)("cg.parts.arg", 48);
+   VG_(sprintf)(arg, "--part-base=%llu", n);
    if (part_base_arg < 0) {
       part_base_arg = VG_(addToXA)(VG_(args_for_valgrind), &arg);
       return;
@@ -516,7 +527,7 @@ void cg_parts_pre_exec(void)
       failed exec; the run goes on in parts. */
    if (cg_out_is_special(base)) {
       cg_write_part(base, False, "exec", True, NULL);
-      cg_set_part_base_arg(part_base + parts_done);
+      cg_set_part_base_arg(cg_part_number(0));
       VG_(free)(base);
       return;
    }
@@ -524,7 +535,7 @@ void cg_parts_pre_exec(void)
                                sizeof(HChar *));
    if (parts_on) {
       cg_write_part(base, False, "exec", False, pre_exec_paths);
-      cg_set_part_base_arg(part_base + parts_done + 1);
+      cg_set_part_base_arg(cg_part_number(1));
       VG_(free)(base);
       return;
    }

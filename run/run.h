@@ -102,9 +102,9 @@ char *run_expand(const char *tmpl, long pid, char *const *env, size_t nenv,
  * thread's (--separate-threads=yes). */
 struct run_profile {
 	long pid;
-	unsigned long preexec;  /* k, or 0 for the profile written at exit */
-	unsigned long part;     /* n, or 0 for none */
-	unsigned long thread;   /* tt, or 0 for none */
+	unsigned long long preexec;  /* k, or 0 for the profile written at exit */
+	unsigned long long part;     /* n, or 0 for none */
+	unsigned long long thread;   /* tt, or 0 for none */
 	char *path;             /* in the run's folder, xmalloc'd */
 };
 

@@ -105,9 +105,11 @@ bad:
 
 /* ---- listing ---- */
 
-/* A number the tool prints with %u (no sign; no leading zero unless
- * leading_zero) at *s, which is moved past it; 0 if there is none. */
-static int parse_uint(const char **s, int leading_zero, unsigned long *v)
+/* A number the tool prints with %u or, a part's, %llu (no sign; no
+ * leading zero unless leading_zero), at most max, at *s, which is moved
+ * past it; 0 if there is none. */
+static int parse_uint(const char **s, int leading_zero, unsigned long long max,
+		      unsigned long long *v)
 {
 	const char *p = *s;
 
@@ -115,9 +117,10 @@ static int parse_uint(const char **s, int leading_zero, unsigned long *v)
 		return 0;
 	*v = 0;
 	while (*p >= '0' && *p <= '9') {
-		*v = *v * 10 + (unsigned long)(*p++ - '0');
-		if (*v > 0xFFFFFFFFUL)
+		unsigned d = (unsigned)(*p++ - '0');
+		if (*v > (max - d) / 10)
 			return 0;
+		*v = *v * 10 + d;
 	}
 	*s = p;
 	return 1;
@@ -141,16 +144,16 @@ static int parse_name(const char *name, struct run_profile *r)
 	s = e;
 	if (!strncmp(s, ".pre-exec.", 10)) {
 		s += 10;
-		if (!parse_uint(&s, 0, &r->preexec))
+		if (!parse_uint(&s, 0, 0xFFFFFFFFULL, &r->preexec))
 			return 0;
 	} else if (*s == '.') {
 		s++;
-		if (!parse_uint(&s, 0, &r->part))
+		if (!parse_uint(&s, 0, (1ULL << 63) - 1, &r->part))
 			return 0;
 	}
 	if (*s == '-') {
 		const char *digits = ++s;
-		if (!parse_uint(&s, 1, &r->thread) || s - digits < 2 || r->thread == 0
+		if (!parse_uint(&s, 1, 0xFFFFFFFFULL, &r->thread) || s - digits < 2 || r->thread == 0
 		    || (s - digits > 2 && *digits == '0'))
 			return 0;
 	}
@@ -161,8 +164,8 @@ static int profile_cmp(const void *x, const void *y)
 {
 	const struct run_profile *a = x, *b = y;
 	/* k = 0 (written at exit) comes after every pre-exec profile. */
-	unsigned long ka = a->preexec ? a->preexec : (unsigned long)-1;
-	unsigned long kb = b->preexec ? b->preexec : (unsigned long)-1;
+	unsigned long long ka = a->preexec ? a->preexec : (unsigned long long)-1;
+	unsigned long long kb = b->preexec ? b->preexec : (unsigned long long)-1;
 
 	if (a->pid != b->pid)
 		return a->pid < b->pid ? -1 : 1;
@@ -373,11 +376,11 @@ char **run_set_names(const struct run_set *s, const struct run_config *c)
 		if (child_suffix && r->pid != s->root)
 			end += sprintf(end, ".child.%ld", r->pid);
 		if (r->preexec)
-			end += sprintf(end, ".pre-exec.%lu", r->preexec);
+			end += sprintf(end, ".pre-exec.%llu", r->preexec);
 		if (r->part)
-			end += sprintf(end, ".%lu", r->part);
+			end += sprintf(end, ".%llu", r->part);
 		if (r->thread)
-			sprintf(end, "-%02lu", r->thread);
+			sprintf(end, "-%02llu", r->thread);
 		free(base);
 		for (j = 0; j < i; j++)
 			if (!strcmp(names[i], names[j]))
