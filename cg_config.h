@@ -31,12 +31,14 @@ struct cg_config {
    UInt n_toggle_collect;
    ULong part_base;             /* --part-base: parts taken before this
                                   image (the tool passes it across exec) */
+   Int fifo_fd;                 /* --fifo-fd: the FIFO output the image
+                                   before the exec kept open, or -1 */
 };
 
 /* The defaults, as the option help states them. */
 #define CG_CONFIG_DEFAULTS                                                 \
    { "cachegrind.out.%p", False, False, True,                              \
      CG_CACHE_UNSET, CG_CACHE_UNSET, CG_CACHE_UNSET, False,                \
-     0, False, NULL, 0, 0 }
+     0, False, NULL, 0, 0, -1 }
 
 #endif /* CG_CONFIG_H */

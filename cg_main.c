@@ -159,6 +159,11 @@ static Bool cg_process_cmd_line_option(const HChar *arg)
          exec, stopping the program there. */
       config.part_base = cg_parse_count(arg, str);
    }
+   else if VG_STR_CLO(arg, "--fifo-fd", str) {
+      ULong n = VG_(strcmp)(str, "none") == 0 ? 0x80000000ULL
+                : cg_parse_count(arg, str);
+      config.fifo_fd = n > 0x7fffffff ? -1 : (Int)n;
+   }
    else
       return False;
    return True;
@@ -191,6 +196,8 @@ static void cg_print_debug_usage(void)
    VG_(printf)(
 "    --part-base=<n>                  number the profile parts after <n>\n"
 "                                     (the tool passes it on at an exec) [0]\n"
+"    --fifo-fd=<n>                    the FIFO output, kept open across an\n"
+"                                     exec (the tool passes it on) [none]\n"
    );
 }
 
@@ -319,8 +326,10 @@ static Bool exit_asked;
 
 static void cg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
-   if (cg_is_exec_syscall(sysno))
+   if (cg_is_exec_syscall(sysno)) {
       cg_parts_pre_exec();
+      cg_output_pre_exec();
+   }
    else if (sysno == __NR_exit_group || (sysno == __NR_exit && threads_alive <= 1))
       exit_asked = True;
 }
@@ -329,8 +338,10 @@ static void cg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 static void cg_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs,
                             SysRes res)
 {
-   if (cg_is_exec_syscall(sysno))
+   if (cg_is_exec_syscall(sysno)) {
       cg_parts_exec_failed();
+      cg_output_exec_failed();
+   }
 }
 
 /*------------------------------------------------------------*/

@@ -137,12 +137,57 @@ static void cg_out_line_number(CgOut *o, Int line)
    }
 }
 
+/* The core's system call (pub_core_syscall.h), for the calls the tool
+   headers have no function for (fchmod, fsync, access, and a rename that
+   says why it failed).  Not among the tool headers, but in the core
+   library every tool is linked with; 3.19's takes eight arguments. */
+extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3,
+                              UWord a4, UWord a5, UWord a6, UWord a7,
+                              UWord a8);
+
 /* The options; set by cg_output_init. */
 static const struct cg_config *cfg;
+
+/* The core's: the options --trace-children, and the first descriptor of
+   its own range, above the program's (pub_core_options.h,
+   pub_core_libcfile.h). */
+extern Bool VG_(clo_trace_children);
+extern Int VG_(fd_soft_limit);
+
+/* Linux's F_SETFD/F_GETFL argument FD_CLOEXEC. */
+#define CG_FD_CLOEXEC 1
+
+/* Whether fd is the write end of a FIFO, opened write-only, in the core's
+   range of descriptors (one the program may not touch). */
+static Bool cg_is_handed_fifo(Int fd)
+{
+   struct vg_stat st;
+   if (fd < VG_(fd_soft_limit) || VG_(fstat)(fd, &st) != 0 || !VKI_S_ISFIFO(st.mode))
+      return False;
+   SysRes fl = VG_(do_syscall)(__NR_fcntl, (UWord)fd, VKI_F_GETFL, 0, 0, 0, 0, 0, 0);
+   return !sr_isError(fl) && (sr_Res(fl) & VKI_O_ACCMODE) == VKI_O_WRONLY;
+}
 
 void cg_output_init(const struct cg_config *config)
 {
    cfg = config;
+   /* A FIFO handed over at the exec that started this image: closed at
+      the next exec unless this image takes it (cg_open_fifo) and hands it
+      on again. */
+   if (cg_is_handed_fifo(cfg->fifo_fd))
+      VG_(do_syscall)(__NR_fcntl, (UWord)cfg->fifo_fd, VKI_F_SETFD, CG_FD_CLOEXEC,
+                      0, 0, 0, 0, 0);
+}
+
+void cg_pass_on_arg(Word *slot, HChar *arg)
+{
+   if (*slot < 0) {
+      *slot = VG_(addToXA)(VG_(args_for_valgrind), &arg);
+      return;
+   }
+   /* The strings stay in the list until exit: the old one is replaced, not
+      freed (it may be in use as an argument already). */
+   *(HChar **)VG_(indexXA)(VG_(args_for_valgrind), *slot) = arg;
 }
 
 /* The desc: line of a simulated cache, as the reference writes it:
@@ -811,14 +856,6 @@ static void cg_report_lost(const HChar *head, const HChar *path,
    VG_(umsg)("       ... so detailed results will be missing.\n");
 }
 
-/* The core's system call (pub_core_syscall.h), for the calls the tool
-   headers have no function for (fchmod, fsync, access, and a rename that
-   says why it failed).  Not among the tool headers, but in the core
-   library every tool is linked with; 3.19's takes eight arguments. */
-extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3,
-                              UWord a4, UWord a5, UWord a6, UWord a7,
-                              UWord a8);
-
 /* access(2)'s W_OK (<unistd.h>), which vki does not define. */
 #define CG_W_OK 2
 
@@ -947,8 +984,30 @@ static SysRes cg_open_fifo_waiting(const HChar *file)
    }
 }
 
+/* The FIFO handed over at the exec that started this image (--fifo-fd)
+   is taken as the one kept open if it is file's (the output the earlier
+   image wrote, whose reader then sees no end of file at the exec), else
+   closed, once. */
+static void cg_take_handed_fifo(const HChar *file)
+{
+   static Bool done;
+   Int fd = cfg->fifo_fd;
+   if (done || !cg_is_handed_fifo(fd))
+      return;
+   done = True;
+   struct vg_stat hs, fs;
+   if (cg_fifo_fd < 0 && VG_(fstat)(fd, &hs) == 0
+       && !sr_isError(VG_(stat)(file, &fs)) && hs.dev == fs.dev && hs.ino == fs.ino) {
+      cg_fifo_fd = fd;
+      cg_fifo_name = VG_(strdup)("cg.main.fifo", file);
+   } else {
+      VG_(close)(fd);
+   }
+}
+
 static SysRes cg_open_fifo(const HChar *file)
 {
+   cg_take_handed_fifo(file);
    if (cg_fifo_fd >= 0 && VG_(strcmp)(cg_fifo_name, file) == 0)
       return VG_(dup)(cg_fifo_fd);
    SysRes sres = cg_fifo_left || cg_fifo_no_wait
@@ -978,6 +1037,36 @@ static void cg_fifo_gone(const HChar *file)
    VG_(free)(cg_fifo_name);
    cg_fifo_fd = -1;
    cg_fifo_left = True;
+}
+
+/* The option that hands the FIFO kept open to the next image. */
+static Word fifo_fd_arg = -1;
+/* Whether cg_fifo_fd is open across the coming exec. */
+static Bool fifo_handed;
+
+void cg_output_pre_exec(void)
+{
+   Int fd = cg_fifo_fd >= 0 && VG_(clo_trace_children) ? cg_fifo_fd : -1;
+   if (fd < 0 && fifo_fd_arg < 0)
+      return;
+   HChar *arg = VG_(malloc)("cg.main.arg", 32);
+   if (fd >= 0)
+      VG_(sprintf)(arg, "--fifo-fd=%d", fd);
+   else
+      VG_(strcpy)(arg, "--fifo-fd=none");
+   cg_pass_on_arg(&fifo_fd_arg, arg);
+   if (fd >= 0) {
+      VG_(do_syscall)(__NR_fcntl, (UWord)fd, VKI_F_SETFD, 0, 0, 0, 0, 0, 0);
+      fifo_handed = True;
+   }
+}
+
+void cg_output_exec_failed(void)
+{
+   if (fifo_handed && cg_fifo_fd >= 0)
+      VG_(do_syscall)(__NR_fcntl, (UWord)cg_fifo_fd, VKI_F_SETFD, CG_FD_CLOEXEC,
+                      0, 0, 0, 0, 0);
+   fifo_handed = False;
 }
 
 /* One of the program's own open files named as /proc/self/fd/N

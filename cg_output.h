@@ -40,6 +40,18 @@ struct cg_part_text {
 Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
                            const struct cg_part_text *part);
 
+/* Adds arg to the options the core passes on at an exec (with
+   --trace-children=yes), or, if *slot (initially -1) holds one added
+   before, replaces it there; arg stays in use. */
+void cg_pass_on_arg(Word *slot, HChar *arg);
+
+/* Just before an exec: a FIFO output kept open is handed to the next
+   image (--fifo-fd), open across the exec, so that its reader sees no
+   end of file between the two images' profiles.  After a failed exec,
+   cg_output_exec_failed() takes it back. */
+void cg_output_pre_exec(void);
+void cg_output_exec_failed(void);
+
 /* From now on, a FIFO without a reader is not waited for: the program was
    ended by a signal, which would have given the wait up (a stop signal
    pending), and is consumed; the profile is lost with that reason. */

@@ -506,13 +506,7 @@ static void cg_set_part_base_arg(ULong n)
 {
    HChar *arg = VG_(malloc)("cg.parts.arg", 48);
    VG_(sprintf)(arg, "--part-base=%llu", n);
-   if (part_base_arg < 0) {
-      part_base_arg = VG_(addToXA)(VG_(args_for_valgrind), &arg);
-      return;
-   }
-   /* The strings stay in the list until exit: the old one is replaced, not
-      freed (it may be in use as an argument already). */
-   *(HChar **)VG_(indexXA)(VG_(args_for_valgrind), part_base_arg) = arg;
+   cg_pass_on_arg(&part_base_arg, arg);
 }
 
 void cg_parts_pre_exec(void)
