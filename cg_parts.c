@@ -237,8 +237,9 @@ static UInt parts_done;
 /* The totals of every part written so far: with the final part's, the
    totals the run prints. */
 static CgTotals run_tot;
-/* Files written and files that could not be, for the summary. */
-static UInt files_written, files_failed;
+/* Files written and files that could not be, and parts of which at least
+   one file was written, for the summary. */
+static UInt files_written, files_failed, parts_written;
 
 static void cg_add_totals(CgTotals *a, const CgTotals *b)
 {
@@ -304,6 +305,7 @@ static void cg_write_part(const HChar *base, Bool numbered,
    ULong part_no = cg_part_number(1);
    Bool in_place = cg_out_is_special(base);
 
+   UInt files_before = files_written;
    parts_on = True;
    cg_settle();
    for (CgThread *t = threads; t; t = t->next) {
@@ -330,6 +332,8 @@ static void cg_write_part(const HChar *base, Bool numbered,
    }
    if (consume) {
       parts_done++;
+      if (files_written > files_before)
+         parts_written++;
       cg_forget_dead_threads();
    }
 }
@@ -480,7 +484,7 @@ void cg_parts_print_summary(void)
       return;
    VG_(umsg)("\n");
    if (cfg->separate_threads)
-      VG_(umsg)("Parts written: %u, as %u per-thread files\n", parts_done,
+      VG_(umsg)("Parts written: %u, as %u per-thread files\n", parts_written,
                 files_written);
    else
       VG_(umsg)("Parts written: %u\n", files_written);
@@ -559,7 +563,7 @@ void cg_parts_atfork_child(ThreadId tid)
 {
    part_base = parts_done = 0;
    VG_(memset)(&run_tot, 0, sizeof run_tot);
-   files_written = files_failed = 0;
+   files_written = files_failed = parts_written = 0;
    if (part_base_arg >= 0 || cfg->part_base != 0)
       cg_set_part_base_arg(0);
    if (!cfg->separate_threads)
