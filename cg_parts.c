@@ -580,7 +580,9 @@ void cg_parts_init(const struct cg_config *config)
 {
    cfg = config;
    part_base = cfg->part_base;
-   parts_on = cfg->separate_threads || cfg->dump_every > 0;
+   /* A base passed on at an exec: the image before wrote parts, so the
+      run is in parts, and this image's final profile is one too. */
+   parts_on = cfg->separate_threads || cfg->dump_every > 0 || cfg->part_base > 0;
    cg_reset_budget(0);
    if (cfg->separate_threads) {
       by_tid = VG_(calloc)("cg.parts.bytid", VG_N_THREADS, sizeof *by_tid);
