@@ -143,7 +143,16 @@ static Bool cg_process_cmd_line_option(const HChar *arg)
       cg_parse_cache_opt(arg, str, &config.D1);
    else if (VG_STR_CLO(arg, "--LL", str) || VG_STR_CLO(arg, "--L2", str))
       cg_parse_cache_opt(arg, str, &config.LL);
-   else if VG_STR_CLO(arg, "--cachegrind-out-file", config.out_file) {}
+   else if VG_STR_CLO(arg, "--cachegrind-out-file", config.out_file) {
+      /* A name that can only be a folder's: its parts would have become
+         hidden files in it ("d/.1"), and its profile is lost. */
+      const HChar *s = config.out_file;
+      SizeT n = VG_(strlen)(s);
+      const HChar *last = VG_(strrchr)(s, '/') ? VG_(strrchr)(s, '/') + 1 : s;
+      if (n > 0 && (s[n - 1] == '/' || VG_(strcmp)(last, ".") == 0
+                    || VG_(strcmp)(last, "..") == 0))
+         VG_(fmsg_bad_option)(arg, "'%s' names a folder, not a file\n", s);
+   }
    else if VG_BOOL_CLO(arg, "--cache-sim", config.cache_sim) {}
    else if VG_BOOL_CLO(arg, "--branch-sim", config.branch_sim) {}
    else if VG_BOOL_CLO(arg, "--instr-at-start", config.instr_at_start) {}
