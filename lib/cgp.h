@@ -734,6 +734,10 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
  * holds nothing afterwards. */
 int cgp_outfile_commit(struct cgp_outfile *o, struct cgp_error *warn,
 		       struct cgp_error *err);
+/* What the symbolic link cur names (a relative link taken from cur's
+ * folder), malloc'd; NULL if cur is no link, or on an error.  cur, a
+ * malloc'd string, is freed. */
+char *cgp_follow_link(char *cur);
 /* Removes the temporary (no-op after a commit or abort); only for an o
  * that cgp_outfile_open() succeeded on. */
 void cgp_outfile_abort(struct cgp_outfile *o);

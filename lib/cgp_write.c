@@ -585,9 +585,7 @@ int cgp_write_merge(struct cgp_out *o, const struct cgp_profile *p,
  */
 static char *folder_of(const char *path);
 
-/* What the symbolic link cur names (relative to its folder), malloc'd;
- * NULL if cur is no link, or on an error.  cur is freed. */
-static char *follow(char *cur)
+char *cgp_follow_link(char *cur)
 {
 	char link[PATH_MAX], *next, *dir;
 	ssize_t n = readlink(cur, link, sizeof link - 1);
@@ -643,7 +641,7 @@ static int own_fd(const char *path)
 	for (hops = 0; cur && hops < 40 && (n = fd_path(cur)) < 0; hops++) {
 		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
 			break;
-		cur = follow(cur);
+		cur = cgp_follow_link(cur);
 	}
 	free(cur);
 	return n;
@@ -666,7 +664,7 @@ static char *dangling_target(const char *path)
 			return errno == ENOENT ? cur : (free(cur), NULL);
 		if (!S_ISLNK(st.st_mode))
 			break;
-		cur = follow(cur);
+		cur = cgp_follow_link(cur);
 	}
 	free(cur);
 	return NULL;

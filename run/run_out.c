@@ -315,27 +315,18 @@ static char *copy_of(const char *s)
  * link, a device, a FIFO or a socket. */
 static int is_stream(const char *path)
 {
-	char *cur = copy_of(path), buf[4096];
+	char *cur = copy_of(path), *next;
 	struct stat st;
 	int hops, stream = 0;
-	ssize_t n;
 
 	for (hops = 0; hops < 40 && !(stream = fd_link(cur)); hops++) {
 		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
 			break;
-		n = readlink(cur, buf, sizeof buf - 1);
-		if (n < 0)
+		next = cgp_follow_link(copy_of(cur));
+		if (!next)
 			break;
-		buf[n] = '\0';
-		if (buf[0] != '/' && strrchr(cur, '/')) {
-			char *next = xmalloc((size_t)(strrchr(cur, '/') - cur) + (size_t)n + 2, 1);
-			sprintf(next, "%.*s/%s", (int)(strrchr(cur, '/') - cur), cur, buf);
-			free(cur);
-			cur = next;
-		} else {
-			free(cur);
-			cur = copy_of(buf);
-		}
+		free(cur);
+		cur = next;
 	}
 	if (!stream && stat(cur, &st) == 0)
 		stream = !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
