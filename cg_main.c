@@ -333,11 +333,67 @@ static Bool cg_is_exec_syscall(UInt sysno)
 static UInt threads_alive;
 static Bool exit_asked;
 
+/* The core's (pub_core_options.h): whether it runs the program an exec
+   starts under Valgrind (--trace-children, --trace-children-skip,
+   --trace-children-skip-by-arg), and the last option's patterns. */
+extern Bool VG_(should_we_trace_this_child)(const HChar *child_exe_name,
+                                            const HChar **child_argv);
+extern const HChar *VG_(clo_trace_children_skip_by_arg);
+
+/* Copies the client's string at a into a new block (at most 4095 bytes),
+   or NULL if it cannot be read whole. */
+static HChar *cg_client_string(Addr a)
+{
+   HChar *s = VG_(malloc)("cg.main.exec", 4096);
+   SizeT n = a == 0 ? 0 : cg_client_copy(a, (UChar *)s, 4096);
+   for (SizeT i = 0; i < n; i++)
+      if (s[i] == '\0')
+         return s;
+   VG_(free)(s);
+   return NULL;
+}
+
+/* Whether the program this exec (execve, or execveat: the name and argv
+   one argument later) starts will run under Valgrind, as the core
+   decides it, from copies of the client's name and arguments (the core's
+   own checks of them come after this hook).  False when they cannot be
+   read: the exec then fails. */
+static Bool cg_exec_traced(UInt sysno, UWord *args)
+{
+   UWord off = sysno == __NR_execve ? 0 : 1;
+   HChar *name = cg_client_string(args[off]);
+   if (!name)
+      return False;
+   const HChar **argv = NULL;
+   UInt n = 0;
+   Bool ok = True;
+   if (VG_(clo_trace_children_skip_by_arg)) {
+      /* The arguments, up to the terminating NULL (at most 4096). */
+      argv = VG_(calloc)("cg.main.exec", 4097, sizeof *argv);
+      for (Addr at = args[off + 1]; ok && n < 4096; n++, at += sizeof(Addr)) {
+         Addr p;
+         ok = cg_client_copy(at, (UChar *)&p, sizeof p) == sizeof p;
+         if (!ok || p == 0)
+            break;
+         ok = (argv[n] = cg_client_string(p)) != NULL;
+      }
+      ok = ok && n < 4096;
+   }
+   Bool traced = ok && VG_(should_we_trace_this_child)(name, argv);
+   for (UInt i = 0; argv && i < n; i++)
+      if (argv[i])
+         VG_(free)((void *)(Addr)argv[i]);
+   if (argv)
+      VG_(free)(argv);
+   VG_(free)(name);
+   return traced;
+}
+
 static void cg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
    if (cg_is_exec_syscall(sysno)) {
       cg_parts_pre_exec();
-      cg_output_pre_exec();
+      cg_output_pre_exec(cg_exec_traced(sysno, args));
    }
    else if (sysno == __NR_exit_group || (sysno == __NR_exit && threads_alive <= 1))
       exit_asked = True;

@@ -148,10 +148,8 @@ extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3,
 /* The options; set by cg_output_init. */
 static const struct cg_config *cfg;
 
-/* The core's: the options --trace-children, and the first descriptor of
-   its own range, above the program's (pub_core_options.h,
-   pub_core_libcfile.h). */
-extern Bool VG_(clo_trace_children);
+/* The core's first descriptor of its own range, above the program's
+   (pub_core_libcfile.h). */
 extern Int VG_(fd_soft_limit);
 
 /* Linux's F_SETFD/F_GETFL argument FD_CLOEXEC. */
@@ -1044,10 +1042,13 @@ static Word fifo_fd_arg = -1;
 /* Whether cg_fifo_fd is open across the coming exec. */
 static Bool fifo_handed;
 
-void cg_output_pre_exec(void)
+void cg_output_pre_exec(Bool traced)
 {
-   Int fd = cg_fifo_fd >= 0 && VG_(clo_trace_children) ? cg_fifo_fd : -1;
-   if (fd < 0 && fifo_fd_arg < 0)
+   Int fd = cg_fifo_fd >= 0 && traced ? cg_fifo_fd : -1;
+   /* Nothing to pass on, nor any --fifo-fd to take back: the one this
+      image got is passed on again otherwise, naming a descriptor closed
+      at this exec, which the next image's core may reuse. */
+   if (fd < 0 && fifo_fd_arg < 0 && cfg->fifo_fd < 0)
       return;
    HChar *arg = VG_(malloc)("cg.main.arg", 32);
    if (fd >= 0)
@@ -1307,6 +1308,9 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
                      cg_strerror(VKI_ELOOP));
       return False;
    }
+   /* A FIFO handed over at the exec is this image's output or is closed:
+      held, its reader would see no end of file until this image ends. */
+   cg_take_handed_fifo(file);
    CgPrepared prepared;
    cg_prepare_profile(&prepared, part);
    UWord in_place_err = 0;
@@ -1360,8 +1364,11 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
                       why_not ? ", nor write it in place: " : "",
                       why_not ? why_not : "");
          }
-         if (in_rename) {
+         struct vg_stat ts;
+         if (in_rename && !sr_isError(VG_(stat)(tmp, &ts))) {
             VG_(umsg)("       ... the profile is kept in '%s'.\n", tmp);
+         } else if (in_rename) {
+            VG_(umsg)("       ... so detailed results will be missing.\n");
          } else {
             cg_report_lost("writing output data file", path, " failed",
                            cg_strerror(err));

@@ -45,11 +45,12 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
    before, replaces it there; arg stays in use. */
 void cg_pass_on_arg(Word *slot, HChar *arg);
 
-/* Just before an exec: a FIFO output kept open is handed to the next
-   image (--fifo-fd), open across the exec, so that its reader sees no
+/* Just before an exec whose program will run under Valgrind (traced): a
+   FIFO output kept open is handed to the next image (--fifo-fd), open
+   across the exec, so that its reader sees no
    end of file between the two images' profiles.  After a failed exec,
    cg_output_exec_failed() takes it back. */
-void cg_output_pre_exec(void);
+void cg_output_pre_exec(Bool traced);
 void cg_output_exec_failed(void);
 
 /* From now on, a FIFO without a reader is not waited for: the program was

@@ -882,6 +882,9 @@ static int copy_in_place(struct cgp_outfile *o, int e, struct cgp_error *warn,
 	ssize_t n;
 	int in, fd, r = 0;
 
+	if (stat(o->tmp, &ts))   /* (removed by someone else: nothing kept) */
+		return cgp_error_sys(err, CGP_EIO, e, "cannot write '%s'", o->name),
+		       COPY_UNTOUCHED;
 	if (e != EPERM && e != EACCES && e != EBUSY)
 		return cgp_error_sys(err, CGP_EIO, e, "cannot write '%s' (the output is "
 				     "kept in '%s'): cannot replace it", o->name, o->tmp),

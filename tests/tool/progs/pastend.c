@@ -69,15 +69,20 @@ static int marker_past_end(void)
 }
 
 /* Two no-ops shaped like a request's markers, the right length apart,
-   around ordinary code: no request, so the code is counted. */
+   around ordinary code, long enough to hold Valgrind's magic sequence (a
+   shorter pair is refused for its length alone): no request, so the code
+   is counted. */
 static long fake_markers(long n)
 {
    long s = 0;
    for (long i = 0; i < n; i++) {
       __asm__ volatile(
          "8: .byte 0x0f,0x1f,0x80,9f-8b,0x43,0x47,0x5b\n\t"
-         "add %1, %0\n\t"
-         "imul $3, %0, %0\n\t"
+         "add %1, %0\n\timul $3, %0, %0\n\t"
+         "add %1, %0\n\timul $3, %0, %0\n\t"
+         "add %1, %0\n\timul $3, %0, %0\n\t"
+         "add %1, %0\n\timul $3, %0, %0\n\t"
+         "add %1, %0\n\timul $3, %0, %0\n\t"
          ".byte 0x0f,0x1f,0x80,9f-8b,0x43,0x47,0x5d\n9:\n\t"
          : "+r"(s) : "r"(i));
    }
