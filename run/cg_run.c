@@ -329,7 +329,9 @@ static char *make_scratch(void)
 		tmp = "/tmp";
 	d = xmalloc(strlen(tmp) + 16, 1);
 	sprintf(d, "%s/cg_run.XXXXXX", tmp);
-	if (!mkdtemp(d))
+	/* mkdtemp's 0700 is cut by the umask too (0177: no search
+	 * permission, nothing could be made in it): set whole. */
+	if (!mkdtemp(d) || chmod(d, 0700))
 		die(1, "cannot create a scratch folder in %s: %s", tmp, strerror(errno));
 	return d;
 }
@@ -386,7 +388,9 @@ static int one_run(const struct run_config *c, const struct run_target *t,
 
 	if (run_caught())
 		end_interrupted(c, run_caught(), k);
-	if (mkdir(dir, 0700))
+	/* Private, whatever the umask (0177 left it without the search
+	 * permission, and nothing could be made in it). */
+	if (mkdir(dir, 0700) || chmod(dir, 0700))
 		die(1, "cannot create '%s': %s", dir, strerror(errno));
 	/* The tool expands the template: a '%' of the folder's own name
 	 * (TMPDIR=/tmp/a%b) is written "%%". */
@@ -561,7 +565,9 @@ int main(int argc, char **argv)
 
 	prog_init(argv[0]);
 	parse_command_line(&c, argc, argv);
-	if (access(".valgrindrc", F_OK) == 0)
+	/* Valgrind reads ./.valgrindrc only where HOME is set, which the
+	 * program's environment has only by --env. */
+	if (run_getenv(c.env, c.nenv, "HOME") && access(".valgrindrc", F_OK) == 0)
 		warning("./.valgrindrc is read by Valgrind: its options apply to every run");
 	run_prepare(&c, &t);
 	if (!c.aslr)

@@ -382,6 +382,14 @@ void run_signals_init(void)
 	for (i = 0; i < NPASSED; i++)
 		if (sigismember(&caught_set, passed_on[i]))
 			sigaction(passed_on[i], &sa, NULL);
+	/* Held when cg_run started (a parent's mask is inherited), they
+	 * would never reach the handlers: a SIGTERM neither ended cg_run nor
+	 * reached the program.  (The program starts with none held.) */
+	sigprocmask(SIG_UNBLOCK, &caught_set, NULL);
+	/* An ignored SIGCHLD reaps the runs' processes unseen, and cg_run
+	 * could not wait for them: the default action, also for the program
+	 * (Valgrind's child), as for SIGPIPE. */
+	signal(SIGCHLD, SIG_DFL);
 }
 
 int run_caught(void)
