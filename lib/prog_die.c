@@ -19,7 +19,8 @@
 const char *prog_name = "cg";
 
 /* Descriptors 0, 1 and 2 that the program was started without are held
- * by /dev/null, opened so that they still fail as closed ones do (a
+ * by /dev/null (where it cannot be opened, by the root folder), opened so
+ * that they still fail as closed ones do (a
  * write to 1 or 2, a read from 0: EBADF): otherwise the next file opened
  * would get the number, and a message meant for standard error, or a
  * report meant for standard output, would go into it (an output
@@ -36,10 +37,14 @@ static void hold_std_descriptors(void)
 		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
 			continue;
 		int got = open("/dev/null", flags[fd]);
+		/* No /dev/null (a bare chroot): the root folder, read-only,
+		 * which no write reaches either (a read gets EISDIR). */
+		if (got < 0)
+			got = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (got >= 0 && got != fd)
 			close(got);
 		if (got != fd)
-			return;     /* no /dev/null here: nothing to hold them with */
+			return;     /* nothing to hold them with */
 	}
 }
 

@@ -16,10 +16,14 @@
  * sticky folder between the rename and the writing in place).
  * INJECT_WRITE_ERRNO=N: after a rename() failed so, every write() fails
  * with errno N (a device failing in the middle of the in-place copy).
+ * INJECT_NO_DEVNULL=1: /dev/null cannot be opened (ENOENT), as in a bare
+ * chroot or container.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,3 +108,48 @@ ssize_t write(int fd, const void *buf, size_t n)
 	}
 	return real(fd, buf, n);
 }
+
+/* open(), open64(), openat() and openat64() of "/dev/null" fail with
+ * ENOENT under INJECT_NO_DEVNULL; anything else is opened. */
+static int no_devnull(const char *path)
+{
+	if (getenv("INJECT_NO_DEVNULL") && path && !strcmp(path, "/dev/null")) {
+		errno = ENOENT;
+		return 1;
+	}
+	return 0;
+}
+
+#define INJECT_OPEN(name)                                                   \
+	int name(const char *path, int flags, ...)                          \
+	{                                                                   \
+		int (*real)(const char *, int, ...) =                       \
+			(int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name); \
+		va_list ap;                                                 \
+		mode_t mode;                                                \
+		if (no_devnull(path))                                       \
+			return -1;                                          \
+		va_start(ap, flags);                                        \
+		mode = (mode_t)va_arg(ap, int);                             \
+		va_end(ap);                                                 \
+		return real(path, flags, mode);                             \
+	}
+INJECT_OPEN(open)
+INJECT_OPEN(open64)
+
+#define INJECT_OPENAT(name)                                                 \
+	int name(int dir, const char *path, int flags, ...)                 \
+	{                                                                   \
+		int (*real)(int, const char *, int, ...) =                  \
+			(int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, #name); \
+		va_list ap;                                                 \
+		mode_t mode;                                                \
+		if (no_devnull(path))                                       \
+			return -1;                                          \
+		va_start(ap, flags);                                        \
+		mode = (mode_t)va_arg(ap, int);                             \
+		va_end(ap);                                                 \
+		return real(dir, path, flags, mode);                        \
+	}
+INJECT_OPENAT(openat)
+INJECT_OPENAT(openat64)

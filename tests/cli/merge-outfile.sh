@@ -289,6 +289,28 @@ ro_case in-place-bad-input 1 \
     '[ "$(cat ro/out.cgout)" = old ]' 'echo old >out.cgout; chmod 666 out.cgout' \
     bad.cgout
 
+# ... with standard error closed where /dev/null cannot be opened (a bare
+# chroot): the output was opened as descriptor 2, and the in-place
+# warning went into it.
+new_case readonly-no-stderr-no-devnull
+if [ -n "$ro_skip" ]; then
+    skip readonly-no-stderr-no-devnull "$ro_skip"
+elif [ ! -f "$window_dir/inject.so" ]; then
+    skip readonly-no-stderr-no-devnull "no preloaded library (see the window cases)"
+else
+    mkdir ro && printf 'old contents, longer than the new ones: %0200d\n' 0 > ro/out.cgout &&
+        chmod 666 ro/out.cgout && chmod 555 ro
+    # shellcheck disable=SC2086
+    INJECT_NO_DEVNULL=1 LD_PRELOAD="$window_dir/inject.so" $runas "$merge" -o ro/out.cgout p.cgout > out 2>&-
+    rc=$?
+    chmod 755 ro
+    if [ "$rc" != 0 ] || ! cmp -s ro/out.cgout p.cgout; then
+        fail readonly-no-stderr-no-devnull "exit $rc, or ro/out.cgout is not the output: $(head -c 80 ro/out.cgout)"
+    else
+        pass readonly-no-stderr-no-devnull
+    fi
+fi
+
 # --- a full file system ---------------------------------------------------
 new_case full-fs
 profile 5000 >big.cgout
