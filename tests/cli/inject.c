@@ -120,11 +120,10 @@ static int no_devnull(const char *path)
 	return 0;
 }
 
-#define INJECT_OPEN(name)                                                   \
-	int name(const char *path, int flags, ...)                          \
+#define INJECT_OPEN(name, params, args)                                     \
+	int name params                                                     \
 	{                                                                   \
-		int (*real)(const char *, int, ...) =                       \
-			(int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name); \
+		__typeof__(&name) real = (__typeof__(&name))dlsym(RTLD_NEXT, #name); \
 		va_list ap;                                                 \
 		mode_t mode;                                                \
 		if (no_devnull(path))                                       \
@@ -132,24 +131,9 @@ static int no_devnull(const char *path)
 		va_start(ap, flags);                                        \
 		mode = (mode_t)va_arg(ap, int);                             \
 		va_end(ap);                                                 \
-		return real(path, flags, mode);                             \
+		return real args;                                           \
 	}
-INJECT_OPEN(open)
-INJECT_OPEN(open64)
-
-#define INJECT_OPENAT(name)                                                 \
-	int name(int dir, const char *path, int flags, ...)                 \
-	{                                                                   \
-		int (*real)(int, const char *, int, ...) =                  \
-			(int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, #name); \
-		va_list ap;                                                 \
-		mode_t mode;                                                \
-		if (no_devnull(path))                                       \
-			return -1;                                          \
-		va_start(ap, flags);                                        \
-		mode = (mode_t)va_arg(ap, int);                             \
-		va_end(ap);                                                 \
-		return real(dir, path, flags, mode);                        \
-	}
-INJECT_OPENAT(openat)
-INJECT_OPENAT(openat64)
+INJECT_OPEN(open, (const char *path, int flags, ...), (path, flags, mode))
+INJECT_OPEN(open64, (const char *path, int flags, ...), (path, flags, mode))
+INJECT_OPEN(openat, (int dir, const char *path, int flags, ...), (dir, path, flags, mode))
+INJECT_OPEN(openat64, (int dir, const char *path, int flags, ...), (dir, path, flags, mode))
