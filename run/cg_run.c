@@ -316,7 +316,7 @@ static void remove_tree(const char *dir, int depth)
 
 static void remove_scratch(void)
 {
-	if (scratch)
+	if (scratch && !run_scratch_kept)
 		remove_tree(scratch, 1);
 }
 

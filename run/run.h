@@ -141,5 +141,8 @@ int run_set_compare(const struct run_set *a, const struct run_set *b,
 /* Copies each profile of s to names[i] plus suffix, complete or not at
  * all; dies on an I/O error. */
 void run_set_keep(const struct run_set *s, char *const *names, const char *suffix);
+/* Set when a profile could not be written under its name: the scratch
+ * folder, which holds the run's profiles, is then not removed. */
+extern int run_scratch_kept;
 
 #endif

@@ -531,6 +531,20 @@ static void copy_into(struct cgp_outfile *o, const char *from)
 	fclose(in);
 }
 
+int run_scratch_kept;
+
+/* The output cannot be written (err): the run's profiles, from's folder,
+ * are the only ones, so the scratch folder stays, and the error names it
+ * (it was removed, and a whole run lost for an unwritable name). */
+static void die_keeping(const struct cgp_error *err, const char *from)
+{
+	const char *slash = strrchr(from, '/');
+
+	run_scratch_kept = 1;
+	die(1, "%s; the run's profiles are kept in '%.*s'", err->msg ? err->msg : "unknown failure",
+	    slash ? (int)(slash - from) : 1, slash ? from : ".");
+}
+
 /* Copies the n files from[] into the one file to, in order, complete or
  * not at all. */
 static void copy_files(char *const *from, size_t n, const char *to)
@@ -540,13 +554,13 @@ static void copy_files(char *const *from, size_t n, const char *to)
 	size_t i;
 
 	if (cgp_outfile_open(&o, to, &err))
-		die_cgp(&err);
+		die_keeping(&err, from[0]);
 	if (o.inplace)
 		warning("%s", o.warning.s);
 	for (i = 0; i < n; i++)
 		copy_into(&o, from[i]);
 	if (cgp_outfile_commit(&o, &warn, &err))
-		die_cgp(&err);
+		die_keeping(&err, from[0]);
 	prog_replace_warning(&warn);
 }
 
