@@ -868,8 +868,8 @@ int cgp_outfile_open(struct cgp_outfile *o, const char *path, struct cgp_error *
  * Returns 0 (the file holds the output, the temporary file is gone, warn
  * says so); COPY_UNTOUCHED (the file as it was, err says why); or
  * COPY_CUT (the copy failed after the file was touched: it holds a clean
- * prefix of the output, or nothing).  In both failures the temporary file holds the
- * only whole output: it is kept, and err names it.
+ * prefix of the output, or nothing).  In both failures the temporary file
+ * holds the only whole output: it is kept, and err names it.
  */
 enum { COPY_UNTOUCHED = 1, COPY_CUT };
 
