@@ -48,6 +48,7 @@ TOOLTEST_PROGS = \
 	tests/tool/progs/interp.c \
 	tests/tool/progs/jit.c \
 	tests/tool/progs/rejit.c \
+	tests/tool/progs/pastend.c \
 	tests/tool/progs/loops.c \
 	tests/tool/progs/matrix.c \
 	tests/tool/progs/memops.c \
