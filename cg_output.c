@@ -985,7 +985,8 @@ static SysRes cg_open_fifo_waiting(const HChar *file)
 /* The FIFO handed over at the exec that started this image (--fifo-fd)
    is taken as the one kept open if it is file's (the output the earlier
    image wrote, whose reader then sees no end of file at the exec), else
-   closed, once. */
+   closed, once: at this image's first output (cg_write_profile_file,
+   before cg_open_fifo looks for the FIFO kept open). */
 static void cg_take_handed_fifo(const HChar *file)
 {
    static Bool done;
@@ -1005,7 +1006,6 @@ static void cg_take_handed_fifo(const HChar *file)
 
 static SysRes cg_open_fifo(const HChar *file)
 {
-   cg_take_handed_fifo(file);
    if (cg_fifo_fd >= 0 && VG_(strcmp)(cg_fifo_name, file) == 0)
       return VG_(dup)(cg_fifo_fd);
    SysRes sres = cg_fifo_left || cg_fifo_no_wait
@@ -1353,22 +1353,23 @@ Bool cg_write_profile_file(const HChar *path, const CgTotals *tot,
             VG_(unlink)(tmp);
       }
       if (err != 0) {
-         /* After a failed rename the temporary file holds the whole
-            profile, and it is the only copy: kept and named. */
-         if (cut) {
-            VG_(umsg)("error: writing output data file '%s' in place failed: "
-                      "%s\n", path, cg_strerror(err));
-         } else if (in_rename) {
-            VG_(umsg)("error: writing output data file '%s' failed: cannot "
-                      "replace it (%s)%s%s\n", path, cg_strerror(err),
-                      why_not ? ", nor write it in place: " : "",
-                      why_not ? why_not : "");
-         }
-         struct vg_stat ts;
-         if (in_rename && !sr_isError(VG_(stat)(tmp, &ts))) {
-            VG_(umsg)("       ... the profile is kept in '%s'.\n", tmp);
-         } else if (in_rename) {
-            VG_(umsg)("       ... so detailed results will be missing.\n");
+         if (in_rename) {
+            /* After a failed rename the temporary file holds the whole
+               profile, and it is the only copy: kept and named (cut:
+               the rewrite in place failed after touching the file). */
+            if (cut)
+               VG_(umsg)("error: writing output data file '%s' in place "
+                         "failed: %s\n", path, cg_strerror(err));
+            else
+               VG_(umsg)("error: writing output data file '%s' failed: "
+                         "cannot replace it (%s)%s%s\n", path,
+                         cg_strerror(err),
+                         why_not ? ", nor write it in place: " : "",
+                         why_not ? why_not : "");
+            if (cg_path_exists(tmp))
+               VG_(umsg)("       ... the profile is kept in '%s'.\n", tmp);
+            else
+               VG_(umsg)("       ... so detailed results will be missing.\n");
          } else {
             cg_report_lost("writing output data file", path, " failed",
                            cg_strerror(err));

@@ -315,20 +315,16 @@ static char *copy_of(const char *s)
  * link, a device, a FIFO or a socket. */
 static int is_stream(const char *path)
 {
-	char *cur = copy_of(path), *next;
+	char *cur = copy_of(path);
 	struct stat st;
 	int hops, stream = 0;
 
-	for (hops = 0; hops < 40 && !(stream = fd_link(cur)); hops++) {
+	for (hops = 0; cur && hops < 40 && !(stream = fd_link(cur)); hops++) {
 		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
 			break;
-		next = cgp_follow_link(copy_of(cur));
-		if (!next)
-			break;
-		free(cur);
-		cur = next;
+		cur = cgp_follow_link(cur);
 	}
-	if (!stream && stat(cur, &st) == 0)
+	if (cur && !stream && stat(cur, &st) == 0)
 		stream = !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 	free(cur);
 	return stream;
